@@ -1,0 +1,250 @@
+"""Numba kernels for Reversi on 64-bit bitboards.
+
+Board layout (one bit per square, ``index = row * 8 + col``)::
+
+        A  B  C  D  E  F  G  H
+    1   0  1  2  3  4  5  6  7
+    2   8  9 10 11 12 13 14 15
+    ...
+    8  56 57 58 59 60 61 62 63
+
+A position is ``(P, O)``: the discs of the player to move and of the opponent.
+Every kernel here is *unchecked*: it trusts its arguments (a legal square, two
+disjoint boards). ``reversi_env.state.GameState`` is the checked front door.
+All constants and shift amounts are ``np.uint64``; mixing in plain int literals
+would make numba promote to float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+PASS = 64
+"""The action index of a pass."""
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+NOT_EDGE_FILES = np.uint64(0x7E7E7E7E7E7E7E7E)
+"""Files B..G: masks the opponent's discs for shifts that move sideways, so a
+ray can never wrap from the H file onto the A file of the next row."""
+
+_S1 = np.uint64(1)
+_S7 = np.uint64(7)
+_S8 = np.uint64(8)
+_S9 = np.uint64(9)
+
+INITIAL_BLACK = np.uint64((1 << 28) | (1 << 35))  # E4, D5
+INITIAL_WHITE = np.uint64((1 << 27) | (1 << 36))  # D4, E5
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits of a uint64 (one ``ctpop`` instruction)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64 (``cttz``)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _fill_moves_fwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    t = o & (p << s)
+    t |= o & (t << s)
+    t |= o & (t << s)
+    t |= o & (t << s)
+    t |= o & (t << s)
+    t |= o & (t << s)
+    return t << s
+
+
+@njit(cache=True, inline="always")
+def _fill_moves_bwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    t = o & (p >> s)
+    t |= o & (t >> s)
+    t |= o & (t >> s)
+    t |= o & (t >> s)
+    t |= o & (t >> s)
+    t |= o & (t >> s)
+    return t >> s
+
+
+@njit(cache=True)
+def legal_moves(p: np.uint64, o: np.uint64) -> np.uint64:
+    """Bitboard of the squares where the player with discs ``p`` may place."""
+    om = o & NOT_EDGE_FILES
+    m = _fill_moves_fwd(p, om, _S1) | _fill_moves_bwd(p, om, _S1)
+    m |= _fill_moves_fwd(p, o, _S8) | _fill_moves_bwd(p, o, _S8)
+    m |= _fill_moves_fwd(p, om, _S7) | _fill_moves_bwd(p, om, _S7)
+    m |= _fill_moves_fwd(p, om, _S9) | _fill_moves_bwd(p, om, _S9)
+    return m & ~(p | o)
+
+
+@njit(cache=True, inline="always")
+def _ray_fwd(m: np.uint64, p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    f = o & (m << s)
+    f |= o & (f << s)
+    f |= o & (f << s)
+    f |= o & (f << s)
+    f |= o & (f << s)
+    f |= o & (f << s)
+    if p & (f << s):
+        return f
+    return U0
+
+
+@njit(cache=True, inline="always")
+def _ray_bwd(m: np.uint64, p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    f = o & (m >> s)
+    f |= o & (f >> s)
+    f |= o & (f >> s)
+    f |= o & (f >> s)
+    f |= o & (f >> s)
+    f |= o & (f >> s)
+    if p & (f >> s):
+        return f
+    return U0
+
+
+@njit(cache=True)
+def flips(p: np.uint64, o: np.uint64, square: np.uint64) -> np.uint64:
+    """Opponent discs flipped when the player ``p`` places on ``square`` (0-63).
+
+    Unchecked: an occupied or illegal square gives a meaningless (often 0) result.
+    """
+    m = U1 << square
+    om = o & NOT_EDGE_FILES
+    f = _ray_fwd(m, p, om, _S1) | _ray_bwd(m, p, om, _S1)
+    f |= _ray_fwd(m, p, o, _S8) | _ray_bwd(m, p, o, _S8)
+    f |= _ray_fwd(m, p, om, _S7) | _ray_bwd(m, p, om, _S7)
+    f |= _ray_fwd(m, p, om, _S9) | _ray_bwd(m, p, om, _S9)
+    return f
+
+
+@njit(cache=True)
+def play(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64]:
+    """Apply ``action`` (0-63, or PASS) for the player to move; returns the next
+    position ``(P, O)`` from the side of the player who moves next. Unchecked."""
+    if action == PASS:
+        return o, p
+    sq = np.uint64(action)
+    f = flips(p, o, sq)
+    return o ^ f, p | f | (U1 << sq)
+
+
+@njit(cache=True)
+def is_terminal(p: np.uint64, o: np.uint64) -> bool:
+    """True when neither side can place a disc."""
+    return legal_moves(p, o) == U0 and legal_moves(o, p) == U0
+
+
+@njit(cache=True, inline="always")
+def nth_square(m: np.uint64, k: np.uint64) -> np.uint64:
+    """Index of the ``k``-th (0-based) set bit of ``m``, lowest first."""
+    for _ in range(k):
+        m &= m - U1
+    return lowest_square(m)
+
+
+@njit(cache=True, inline="always")
+def next_random(rng: np.ndarray) -> np.uint64:
+    """xorshift64* step on a one-element uint64 array; returns 64 random bits."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return x * np.uint64(0x2545F4914F6CDD1D)
+
+
+@njit(cache=True, inline="always")
+def random_below(rng: np.ndarray, n: np.uint64) -> np.uint64:
+    """A uniform random integer in ``[0, n)`` for ``n < 2**32``."""
+    return ((next_random(rng) >> np.uint64(32)) * n) >> np.uint64(32)
+
+
+def make_rng(seed: int) -> np.ndarray:
+    """A kernel RNG state (one non-zero uint64) from any Python int seed."""
+    # splitmix64 scrambles nearby seeds into unrelated, non-zero states.
+    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z ^= z >> 31
+    return np.array([z or 1], dtype=np.uint64)
+
+
+@njit(cache=True)
+def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
+    """Play uniformly random legal moves to the end; returns the final disc
+    difference from the side of the player to move at the start (``p``)."""
+    sign = np.int64(1)
+    while True:
+        m = legal_moves(p, o)
+        if m == U0:
+            if legal_moves(o, p) == U0:
+                break
+            p, o = o, p
+            sign = -sign
+            continue
+        sq = nth_square(m, random_below(rng, popcount(m)))
+        f = flips(p, o, sq)
+        p, o = o ^ f, p | f | (U1 << sq)
+        sign = -sign
+    return sign * (np.int64(popcount(p)) - np.int64(popcount(o)))
+
+
+@njit(cache=True)
+def random_playouts(p: np.uint64, o: np.uint64, n: np.int64, rng: np.ndarray) -> np.ndarray:
+    """``n`` random playouts from one position; their final disc differences
+    (from the side of ``p``), in one call."""
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = random_playout(p, o, rng)
+    return out
+
+
+@njit(cache=True)
+def perft(p: np.uint64, o: np.uint64, depth: np.int64) -> np.int64:
+    """Leaf count of the game tree ``depth`` plies deep. A pass uses one ply;
+    a finished game is one leaf at any greater depth."""
+    if depth == 0:
+        return np.int64(1)
+    m = legal_moves(p, o)
+    if m == U0:
+        if legal_moves(o, p) == U0:
+            return np.int64(1)
+        return perft(o, p, depth - 1)
+    if depth == 1:
+        return np.int64(popcount(m))
+    total = np.int64(0)
+    while m:
+        sq = lowest_square(m)
+        m &= m - U1
+        f = flips(p, o, sq)
+        total += perft(o ^ f, p | f | (U1 << sq), depth - 1)
+    return total
+
+
+@njit(cache=True)
+def successor(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.uint64, bool]:
+    """``play`` plus what a position object needs next, in one call: the next
+    mover's discs, the other's, the next mover's legal moves, and whether the
+    game is over. Unchecked."""
+    p2, o2 = play(p, o, action)
+    m = legal_moves(p2, o2)
+    return p2, o2, m, m == U0 and legal_moves(o2, p2) == U0
