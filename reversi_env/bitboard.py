@@ -12,13 +12,16 @@ A position is ``(P, O)``: the discs of the player to move and of the opponent.
 Every kernel here is *unchecked*: it trusts its arguments (a legal square, two
 disjoint boards). ``reversi_env.state.GameState`` is the checked front door.
 All constants and shift amounts are ``np.uint64``; mixing in plain int literals
-would make numba promote to float64.
+would make numba promote to float64. The public kernels carry explicit
+signatures, so Python ints (which numba boxes uint64 results into) and
+``np.uint64`` values are both accepted, even at or above 2**63.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.types import Tuple, UniTuple, boolean, int64, uint64
 from numba.extending import intrinsic
 
 PASS = 64
@@ -84,7 +87,7 @@ def _fill_moves_bwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
     return t >> s
 
 
-@njit(cache=True)
+@njit(uint64(uint64, uint64), cache=True)
 def legal_moves(p: np.uint64, o: np.uint64) -> np.uint64:
     """Bitboard of the squares where the player with discs ``p`` may place."""
     om = o & NOT_EDGE_FILES
@@ -121,7 +124,7 @@ def _ray_bwd(m: np.uint64, p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint6
     return U0
 
 
-@njit(cache=True)
+@njit(uint64(uint64, uint64, uint64), cache=True)
 def flips(p: np.uint64, o: np.uint64, square: np.uint64) -> np.uint64:
     """Opponent discs flipped when the player ``p`` places on ``square`` (0-63).
 
@@ -136,7 +139,7 @@ def flips(p: np.uint64, o: np.uint64, square: np.uint64) -> np.uint64:
     return f
 
 
-@njit(cache=True)
+@njit(UniTuple(uint64, 2)(uint64, uint64, int64), cache=True)
 def play(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64]:
     """Apply ``action`` (0-63, or PASS) for the player to move; returns the next
     position ``(P, O)`` from the side of the player who moves next. Unchecked."""
@@ -147,7 +150,7 @@ def play(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, np.ui
     return o ^ f, p | f | (U1 << sq)
 
 
-@njit(cache=True)
+@njit(boolean(uint64, uint64), cache=True)
 def is_terminal(p: np.uint64, o: np.uint64) -> bool:
     """True when neither side can place a disc."""
     return legal_moves(p, o) == U0 and legal_moves(o, p) == U0
@@ -188,7 +191,7 @@ def make_rng(seed: int) -> np.ndarray:
     return np.array([z or 1], dtype=np.uint64)
 
 
-@njit(cache=True)
+@njit(int64(uint64, uint64, uint64[::1]), cache=True)
 def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
     """Play uniformly random legal moves to the end; returns the final disc
     difference from the side of the player to move at the start (``p``)."""
@@ -208,7 +211,7 @@ def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
     return sign * (np.int64(popcount(p)) - np.int64(popcount(o)))
 
 
-@njit(cache=True)
+@njit(int64[::1](uint64, uint64, int64, uint64[::1]), cache=True)
 def random_playouts(p: np.uint64, o: np.uint64, n: np.int64, rng: np.ndarray) -> np.ndarray:
     """``n`` random playouts from one position; their final disc differences
     (from the side of ``p``), in one call."""
@@ -218,7 +221,7 @@ def random_playouts(p: np.uint64, o: np.uint64, n: np.int64, rng: np.ndarray) ->
     return out
 
 
-@njit(cache=True)
+@njit(int64(uint64, uint64, int64), cache=True)
 def perft(p: np.uint64, o: np.uint64, depth: np.int64) -> np.int64:
     """Leaf count of the game tree ``depth`` plies deep. A pass uses one ply;
     a finished game is one leaf at any greater depth."""
@@ -240,7 +243,7 @@ def perft(p: np.uint64, o: np.uint64, depth: np.int64) -> np.int64:
     return total
 
 
-@njit(cache=True)
+@njit(Tuple((uint64, uint64, uint64, boolean))(uint64, uint64, int64), cache=True)
 def successor(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, np.uint64, np.uint64, bool]:
     """``play`` plus what a position object needs next, in one call: the next
     mover's discs, the other's, the next mover's legal moves, and whether the

@@ -64,8 +64,8 @@ class GameState:
 
     __slots__ = ("_b", "_moves", "_player", "_terminal", "_w")
 
-    _b: np.uint64
-    _w: np.uint64
+    _b: int
+    _w: int
     _player: Player
     _moves: int
     _terminal: bool
@@ -81,12 +81,12 @@ class GameState:
             raise InvalidPositionError(
                 f"black and white overlap on {', '.join(square_name(s) for s in _bits(int(black) & int(white)))}"
             )
-        b, w, player = np.uint64(int(black)), np.uint64(int(white)), parse_player(player)
+        b, w, player = int(black), int(white), parse_player(player)
         p, o = (b, w) if player == BLACK else (w, b)
         moves = bb.legal_moves(p, o)
-        self._init(b, w, player, int(moves), moves == 0 and bb.legal_moves(o, p) == 0)
+        self._init(b, w, player, moves, moves == 0 and bb.legal_moves(o, p) == 0)
 
-    def _init(self, b: np.uint64, w: np.uint64, player: Player, moves: int, terminal: bool) -> None:
+    def _init(self, b: int, w: int, player: Player, moves: int, terminal: bool) -> None:
         # Only constructors call this; every public attribute is a read-only property.
         self._b = b
         self._w = w
@@ -95,39 +95,37 @@ class GameState:
         self._terminal = bool(terminal)
 
     @classmethod
-    def _trusted(cls, b: np.uint64, w: np.uint64, player: Player) -> GameState:
+    def _trusted(cls, b: int, w: int, player: Player) -> GameState:
         """A state from boards known to be valid (no overlap check)."""
         p, o = (b, w) if player == BLACK else (w, b)
         moves = bb.legal_moves(p, o)
         s = object.__new__(cls)
-        s._init(b, w, player, int(moves), moves == 0 and bb.legal_moves(o, p) == 0)
+        s._init(b, w, player, moves, moves == 0 and bb.legal_moves(o, p) == 0)
         return s
 
     @classmethod
     def initial(cls) -> GameState:
         """The start: white D4 and E5, black E4 and D5, black to move."""
-        return cls._trusted(bb.INITIAL_BLACK, bb.INITIAL_WHITE, BLACK)
+        return cls._trusted(int(bb.INITIAL_BLACK), int(bb.INITIAL_WHITE), BLACK)
 
     @classmethod
-    def from_kernel(cls, p: np.uint64, o: np.uint64, player: Player) -> GameState:
-        """From kernel boards (mover's discs, opponent's discs) and the mover."""
-        p, o = np.uint64(p), np.uint64(o)
-        if p & o:
-            raise InvalidPositionError("the two bitboards overlap")
+    def from_kernel(cls, p: int | np.uint64, o: int | np.uint64, player: object) -> GameState:
+        """From kernel boards (mover's discs, opponent's discs) and the mover; validated."""
         player = parse_player(player)
-        return cls._trusted(*((p, o) if player == BLACK else (o, p)), player)
+        p, o = int(p), int(o)
+        return cls(*((p, o) if player == BLACK else (o, p)), player)
 
     # -- reading ---------------------------------------------------------------
 
     @property
     def black(self) -> int:
         """Black's discs as a 64-bit int (bit i = square i)."""
-        return int(self._b)
+        return self._b
 
     @property
     def white(self) -> int:
         """White's discs as a 64-bit int."""
-        return int(self._w)
+        return self._w
 
     @property
     def player(self) -> Player:
@@ -137,7 +135,8 @@ class GameState:
     def kernel_boards(self) -> tuple[np.uint64, np.uint64]:
         """``(P, O)`` as np.uint64: the mover's and the opponent's discs, the
         form every kernel in ``reversi_env.bitboard`` takes."""
-        return (self._b, self._w) if self._player == BLACK else (self._w, self._b)
+        b, w = np.uint64(self._b), np.uint64(self._w)
+        return (b, w) if self._player == BLACK else (w, b)
 
     @property
     def moves_bitboard(self) -> int:
@@ -173,7 +172,7 @@ class GameState:
 
     def score(self) -> tuple[int, int]:
         """Disc counts ``(black, white)``."""
-        return int(self._b).bit_count(), int(self._w).bit_count()
+        return self._b.bit_count(), self._w.bit_count()
 
     def disc_difference(self) -> int:
         """Black's discs minus white's."""
@@ -182,7 +181,7 @@ class GameState:
 
     def num_empty(self) -> int:
         """Number of empty squares."""
-        return 64 - (int(self._b) | int(self._w)).bit_count()
+        return 64 - (self._b | self._w).bit_count()
 
     def winner(self) -> Player | None:
         """0 black or 1 white when the game is over and decided; None for a
@@ -195,8 +194,8 @@ class GameState:
     def board(self) -> np.ndarray:
         """(8, 8) int8 array: 0 empty, 1 black, 2 white (``[row, col]``)."""
         out = np.zeros(64, dtype=np.int8)
-        out[_bits(int(self._b))] = 1
-        out[_bits(int(self._w))] = 2
+        out[_bits(self._b)] = 1
+        out[_bits(self._w)] = 2
         return out.reshape(8, 8)
 
     def planes(self, perspective: Player | None = None) -> np.ndarray:
@@ -226,7 +225,7 @@ class GameState:
             raise IllegalMoveError(
                 f"illegal move {square_name(a)} ({a}) for {PLAYER_SYMBOLS[self._player]}: {why}\n{self}"
             )
-        p, o = self.kernel_boards()
+        p, o = (self._b, self._w) if self._player == BLACK else (self._w, self._b)
         nxt, prev, moves, terminal = bb.successor(p, o, a)
         player = 1 - self._player
         s = object.__new__(GameState)
@@ -241,13 +240,13 @@ class GameState:
         if a == PASS:
             return []
         p, o = self.kernel_boards()
-        return _bits(int(bb.flips(p, o, np.uint64(a))))
+        return _bits(bb.flips(p, o, a))
 
     # -- text ------------------------------------------------------------------
 
     def __str__(self) -> str:
         rows = [HEADER]
-        b, w = int(self._b), int(self._w)
+        b, w = self._b, self._w
         for r in range(8):
             cells = []
             for c in range(8):
@@ -260,7 +259,7 @@ class GameState:
 
     def compact(self) -> str:
         """64 characters A1..H8 (``X``, ``O``, ``.``), a space, and the mover."""
-        b, w = int(self._b), int(self._w)
+        b, w = self._b, self._w
         cells = "".join("X" if b >> i & 1 else "O" if w >> i & 1 else "." for i in range(64))
         return f"{cells} {PLAYER_SYMBOLS[self._player]}"
 
@@ -315,13 +314,13 @@ class GameState:
         return self._b == other._b and self._w == other._w and self._player == other._player
 
     def __hash__(self) -> int:
-        return hash((int(self._b), int(self._w), self._player))
+        return hash((self._b, self._w, self._player))
 
     def __repr__(self) -> str:
         return f"GameState.from_string({self.compact()!r})"
 
     def __reduce__(self) -> tuple[object, tuple[int, int, int]]:
-        return (GameState, (int(self._b), int(self._w), self._player))
+        return (GameState, (self._b, self._w, self._player))
 
     def __copy__(self) -> GameState:
         return self
@@ -340,7 +339,7 @@ def perft(depth: int, state: GameState | None = None) -> int:
     elif not isinstance(state, GameState):
         raise TypeError(f"perft state must be a GameState, got {type(state).__name__}")
     p, o = state.kernel_boards()
-    return int(bb.perft(p, o, np.int64(depth)))
+    return int(bb.perft(p, o, int(depth)))
 
 
 def divide(depth: int, state: GameState | None = None) -> dict[str, int]:
