@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import SHARED
 
 from reversi_env import PASS, GameState, action_name, parse_action
-from conftest import SHARED
 
 ORACLE = SHARED / "data" / "oracle_games.jsonl"
 

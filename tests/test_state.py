@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import pickle
 
 import numpy as np
@@ -141,7 +142,7 @@ def squares(bitboard: int) -> set[int]:
 @settings(max_examples=150, deadline=None)
 @given(random_line())
 def test_moves_flip_only_opponent_discs(states: list[GameState]) -> None:
-    for before, after in zip(states, states[1:], strict=False):
+    for before, after in itertools.pairwise(states):
         action = next(a for a in before.legal_actions() if before.apply(a) == after)
         mine, theirs = (before.black, before.white) if before.player == BLACK else (before.white, before.black)
         mine2, theirs2 = (after.black, after.white) if before.player == BLACK else (after.white, after.black)
