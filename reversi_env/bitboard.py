@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
-from numba.types import Tuple, UniTuple, boolean, int64, uint64
 from numba.extending import intrinsic
+from numba.types import Tuple, UniTuple, boolean, int64, uint64
 
 PASS = 64
 """The action index of a pass."""
