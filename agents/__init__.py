@@ -3,5 +3,14 @@
 from __future__ import annotations
 
 from agents.base import Agent, reset_agent
+from agents.match import GameResult, MatchInterrupted, MoveRecord, QuitGame, play_game
 
-__all__ = ["Agent", "reset_agent"]
+__all__ = [
+    "Agent",
+    "GameResult",
+    "MatchInterrupted",
+    "MoveRecord",
+    "QuitGame",
+    "play_game",
+    "reset_agent",
+]
