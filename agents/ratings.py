@@ -316,9 +316,9 @@ def compute_ratings(outcomes: Iterable[Outcome], anchor: str | None = None, orde
         k = len(played)
         games = np.zeros((k, k))
         points = np.zeros((k, k))
-        for (a, b), (n, p) in pair.items():
-            games[index[a], index[b]] = n
-            points[index[a], index[b]] = p
+        for (a, b), (count, pts) in pair.items():
+            games[index[a], index[b]] = count
+            points[index[a], index[b]] = pts
         component = sorted(_reach(games > 0, index[anchor]))
         g = games[np.ix_(component, component)]
         p = points[np.ix_(component, component)]

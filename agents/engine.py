@@ -1,0 +1,358 @@
+"""External Othello engines as agents, over the Go Text Protocol (GTP).
+
+Othello engines that speak GTP (``gtp-rhino`` from Debian's ``grhino``, for
+one) take ``boardsize 8``, ``clear_board``, ``play black D3``, ``genmove
+white`` and ``pass``, with the same coordinates as this package: columns A-H,
+rows 1-8, A1 the top-left corner, and D3 a legal first move for black.
+
+An agent sees only the position, not the moves that led to it, so
+``GTPEngine`` works the moves out: from the position after its own last move
+it finds the opponent's reply (and any forced passes) that gives the position
+it is shown, and plays them into the engine. At the start of a game, or from
+an opening position, it reconstructs a move sequence from the initial
+position (fast for openings of a dozen plies or so) and replays it after
+``clear_board``.
+
+Failures are the engine's: a malformed, illegal or late reply, or an engine
+that keeps dying, raises ``EngineError`` from ``act``, which the match runner
+records as a loss for the engine. A crashed engine is restarted and the game
+replayed into it, up to ``max_restarts`` times per game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from types import TracebackType
+
+import numpy as np
+
+from reversi_env.errors import InvalidMoveError
+from reversi_env.notation import PASS, Action, action_name, parse_action
+from reversi_env.observation import Observation
+from reversi_env.state import BLACK, WHITE, GameState, Player
+
+COLOUR_NAMES = ("black", "white")
+_WEIGHTS = (1 << np.arange(64, dtype=np.uint64)).astype(np.uint64)
+_SEARCH_LIMIT = 200_000
+"""Positions visited at most when reconstructing a game from its position."""
+
+
+class EngineError(RuntimeError):
+    """The engine failed: no reply in time, a malformed or illegal reply, a
+    refused command, or a crash it did not recover from. Raised from ``act``,
+    it costs the engine the game."""
+
+
+def _planes_to_boards(observation: Observation) -> tuple[int, int]:
+    planes = np.asarray(observation["observation"]).reshape(64, 2) != 0
+    return int(_WEIGHTS[planes[:, 0]].sum()), int(_WEIGHTS[planes[:, 1]].sum())
+
+
+def find_moves(
+    start: GameState, me: Player, mine: int, theirs: int, limit: int = _SEARCH_LIMIT
+) -> list[Action] | None:
+    """A move list that leads from ``start`` to the position with ``me`` to move
+    and these discs (``mine``, ``theirs``), or None if there is none (or the
+    search gives up after ``limit`` positions). Discs are never removed, so
+    only squares occupied in the target are tried."""
+    black, white = (mine, theirs) if me == BLACK else (theirs, mine)
+    occupied = black | white
+    target = GameState(black, white, me)
+    visited = 0
+    seen: set[GameState] = set()
+
+    def dfs(state: GameState, moves: list[Action]) -> list[Action] | None:
+        nonlocal visited
+        visited += 1
+        if visited > limit:
+            return None
+        if state == target:
+            return moves
+        if state.is_terminal() or state in seen:
+            return None
+        seen.add(state)
+        for a in state.legal_actions():
+            if a != PASS and not (occupied >> a) & 1:
+                continue
+            nxt = state.apply(a)
+            if (nxt.black | nxt.white) & ~occupied:
+                continue
+            found = dfs(nxt, [*moves, a])
+            if found is not None:
+                return found
+        return None
+
+    if (start.black | start.white) & ~occupied:
+        return None
+    return dfs(start, [])
+
+
+class GTPEngine:
+    """An external engine as an Agent: ``GTPEngine("/usr/games/gtp-rhino")``.
+
+    ``command`` is a program and its arguments (a list, or a string split like
+    a shell would). ``timeout`` bounds each reply in seconds; ``max_restarts``
+    is how often a crashed engine is restarted within one game. Use it as a
+    context manager, or call ``close()``, to end the process.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        name: str | None = None,
+        timeout: float = 60.0,
+        max_restarts: int = 1,
+    ) -> None:
+        args = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+        if not args:
+            raise ValueError("GTPEngine needs a command, e.g. GTPEngine('/usr/games/gtp-rhino')")
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {timeout!r}")
+        if max_restarts < 0:
+            raise ValueError(f"max_restarts must be >= 0, got {max_restarts!r}")
+        self.command: list[str] = args
+        self.name: str = name or "gtp:" + shlex.join(args)
+        self.timeout = float(timeout)
+        self.max_restarts = int(max_restarts)
+        self.restarts = 0
+        """Restarts after a crash so far (all games)."""
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._colour: Player | None = None
+        self._moves: list[Action] = []
+        self._state: GameState | None = None
+        self._synced = 0
+        self._game_restarts = 0
+        self._start()
+
+    # -- process -------------------------------------------------------------
+
+    def _start(self) -> None:
+        try:
+            proc = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as e:
+            raise EngineError(f"cannot start engine {shlex.join(self.command)!r}: {e}") from e
+        self._proc = proc
+        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines = lines
+
+        def pump() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, daemon=True, name=f"gtp-reader-{proc.pid}").start()
+        self._synced = 0
+        self._command("boardsize 8")
+        self._command("clear_board")
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            proc.kill()
+        with contextlib.suppress(Exception):
+            proc.wait(timeout=5)
+        # stdout belongs to the reader thread, which sees EOF once the process is gone.
+        with contextlib.suppress(Exception):
+            if proc.stdin is not None:
+                proc.stdin.close()
+
+    def close(self) -> None:
+        """Ask the engine to quit, then make sure the process is gone."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(Exception):
+                assert proc.stdin is not None
+                proc.stdin.write("quit\n")
+                proc.stdin.flush()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=2)
+        self._kill()
+
+    def __enter__(self) -> GTPEngine:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+    @property
+    def alive(self) -> bool:
+        """Whether the engine process is running."""
+        return self._proc is not None and self._proc.poll() is None
+
+    # -- protocol ------------------------------------------------------------
+
+    def _command(self, text: str) -> str:
+        """Send one command, return the reply's text; EngineError on a refusal,
+        a timeout or a dead engine (ConnectionError subclass for the last)."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            raise _EngineDied(f"engine {self.name!r} is not running")
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(text + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as e:
+            raise _EngineDied(f"engine {self.name!r} died (writing {text!r})") from e
+        deadline = time.monotonic() + self.timeout
+        reply: list[str] = []
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self._kill()
+                raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {self.timeout:g} s") from None
+            if line is None:
+                raise _EngineDied(f"engine {self.name!r} died (waiting for the reply to {text!r})")
+            line = line.strip()
+            if not line:
+                if reply:
+                    break
+                continue
+            reply.append(line)
+        head = reply[0]
+        if head[:1] not in ("=", "?"):
+            raise EngineError(f"engine {self.name!r} sent a malformed reply to {text!r}: {' / '.join(reply)!r}")
+        body = "\n".join([head[1:].lstrip("0123456789").strip(), *reply[1:]]).strip()
+        if head[0] == "?":
+            raise EngineError(f"engine {self.name!r} refused {text!r}: {body!r}")
+        return body
+
+    def send(self, command: str) -> str:
+        """Send a raw GTP command (e.g. ``"showboard"``) and return the reply text."""
+        try:
+            return self._command(command)
+        except _EngineDied as e:
+            raise EngineError(str(e)) from e
+
+    # -- agent ---------------------------------------------------------------
+
+    def reset(self) -> None:
+        """A new game: forget the moves; the engine is cleared at its first move."""
+        self._colour, self._moves, self._state = None, [], None
+        self._game_restarts = 0
+        self._synced = -1
+
+    def _sync(self, observation: Observation) -> tuple[GameState, Player]:
+        """Work out the game so far from the observation; return (state, colour)."""
+        mine, theirs = _planes_to_boards(observation)
+        if self._state is not None and self._colour is not None:
+            more = find_moves(self._state, self._colour, mine, theirs)
+            if more is not None:
+                state = self._state
+                for a in more:
+                    state = state.apply(a)
+                self._moves.extend(more)
+                return state, self._colour
+        placed = bin(mine | theirs).count("1") - 4
+        guesses = (BLACK, WHITE) if placed % 2 == 0 else (WHITE, BLACK)
+        for colour in guesses:
+            moves = find_moves(GameState.initial(), colour, mine, theirs)
+            if moves is not None:
+                self._colour, self._moves, self._synced = colour, moves, -1
+                state = GameState.initial()
+                for a in moves:
+                    state = state.apply(a)
+                return state, colour
+        raise EngineError(
+            f"engine {self.name!r} cannot join the game: no move sequence from the initial position "
+            "reaches the position shown (GTP engines need the game's moves)"
+        )
+
+    def _push(self) -> None:
+        """Bring the engine's board up to ``self._moves``."""
+        if self._synced < 0:
+            self._command("clear_board")
+            self._synced = 0
+        state = GameState.initial()
+        for a in self._moves[: self._synced]:
+            state = state.apply(a)
+        for a in self._moves[self._synced :]:
+            try:
+                self._command(f"play {COLOUR_NAMES[state.player]} {action_name(a).lower()}")
+            except _EngineDied:
+                raise
+            except EngineError:
+                # Some engines (gtp-rhino) skip a forced pass themselves and
+                # refuse to be told about it; any other refusal is real.
+                if a != PASS:
+                    raise
+            state = state.apply(a)
+            self._synced += 1
+
+    def _genmove(self, colour: Player) -> str:
+        """Sync and ask for a move, restarting a crashed engine within the budget."""
+        while True:
+            try:
+                if not self.alive:
+                    raise _EngineDied(f"engine {self.name!r} is not running")
+                self._push()
+                return self._command(f"genmove {COLOUR_NAMES[colour]}")
+            except _EngineDied as e:
+                self._kill()
+                if self._game_restarts >= self.max_restarts:
+                    raise EngineError(f"{e}; restarted {self._game_restarts} time(s) this game") from e
+                self._game_restarts += 1
+                self.restarts += 1
+                try:
+                    self._start()
+                except _EngineDied as e2:
+                    raise EngineError(f"engine {self.name!r} died again on restart") from e2
+
+    def act(self, observation: Observation) -> int:
+        """The engine's move in the position shown; EngineError if it fails."""
+        state, colour = self._sync(observation)
+        if state.legal_actions() == [PASS]:
+            # A forced pass needs no engine; it is told with the next moves.
+            self._moves.append(PASS)
+            self._state = state.apply(PASS)
+            return PASS
+        try:
+            reply = self._genmove(colour)
+            words = reply.split()
+            if len(words) != 1:
+                raise EngineError(f"engine {self.name!r} sent a malformed move: {reply!r}")
+            if words[0].lower() == "resign":
+                raise EngineError(f"engine {self.name!r} resigned")
+            try:
+                action = parse_action(words[0])
+            except InvalidMoveError as e:
+                raise EngineError(f"engine {self.name!r} sent a malformed move: {reply!r}") from e
+            if not state.is_legal(action):
+                raise EngineError(f"engine {self.name!r} played the illegal move {reply!r} in\n{state}")
+        except EngineError:
+            self._state, self._synced = None, -1
+            raise
+        self._moves.append(action)
+        self._synced += 1
+        self._state = state.apply(action)
+        return action
+
+
+class _EngineDied(EngineError):
+    """The engine process ended or its pipe broke (may be restarted)."""
