@@ -49,14 +49,16 @@ class EngineError(RuntimeError):
     it costs the engine the game."""
 
 
+class _EngineDiedError(EngineError):
+    """The engine process ended or its pipe broke (it may be restarted)."""
+
+
 def _planes_to_boards(observation: Observation) -> tuple[int, int]:
     planes = np.asarray(observation["observation"]).reshape(64, 2) != 0
     return int(_WEIGHTS[planes[:, 0]].sum()), int(_WEIGHTS[planes[:, 1]].sum())
 
 
-def find_moves(
-    start: GameState, me: Player, mine: int, theirs: int, limit: int = _SEARCH_LIMIT
-) -> list[Action] | None:
+def find_moves(start: GameState, me: Player, mine: int, theirs: int, limit: int = _SEARCH_LIMIT) -> list[Action] | None:
     """A move list that leads from ``start`` to the position with ``me`` to move
     and these discs (``mine``, ``theirs``), or None if there is none (or the
     search gives up after ``limit`` positions). Discs are never removed, so
@@ -212,13 +214,13 @@ class GTPEngine:
         a timeout or a dead engine (ConnectionError subclass for the last)."""
         proc = self._proc
         if proc is None or proc.poll() is not None:
-            raise _EngineDied(f"engine {self.name!r} is not running")
+            raise _EngineDiedError(f"engine {self.name!r} is not running")
         try:
             assert proc.stdin is not None
             proc.stdin.write(text + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as e:
-            raise _EngineDied(f"engine {self.name!r} died (writing {text!r})") from e
+            raise _EngineDiedError(f"engine {self.name!r} died (writing {text!r})") from e
         deadline = time.monotonic() + self.timeout
         reply: list[str] = []
         while True:
@@ -228,7 +230,7 @@ class GTPEngine:
                 self._kill()
                 raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {self.timeout:g} s") from None
             if line is None:
-                raise _EngineDied(f"engine {self.name!r} died (waiting for the reply to {text!r})")
+                raise _EngineDiedError(f"engine {self.name!r} died (waiting for the reply to {text!r})")
             line = line.strip()
             if not line:
                 if reply:
@@ -247,7 +249,7 @@ class GTPEngine:
         """Send a raw GTP command (e.g. ``"showboard"``) and return the reply text."""
         try:
             return self._command(command)
-        except _EngineDied as e:
+        except _EngineDiedError as e:
             raise EngineError(str(e)) from e
 
     # -- agent ---------------------------------------------------------------
@@ -295,7 +297,7 @@ class GTPEngine:
         for a in self._moves[self._synced :]:
             try:
                 self._command(f"play {COLOUR_NAMES[state.player]} {action_name(a).lower()}")
-            except _EngineDied:
+            except _EngineDiedError:
                 raise
             except EngineError:
                 # Some engines (gtp-rhino) skip a forced pass themselves and
@@ -310,10 +312,10 @@ class GTPEngine:
         while True:
             try:
                 if not self.alive:
-                    raise _EngineDied(f"engine {self.name!r} is not running")
+                    raise _EngineDiedError(f"engine {self.name!r} is not running")
                 self._push()
                 return self._command(f"genmove {COLOUR_NAMES[colour]}")
-            except _EngineDied as e:
+            except _EngineDiedError as e:
                 self._kill()
                 if self._game_restarts >= self.max_restarts:
                     raise EngineError(f"{e}; restarted {self._game_restarts} time(s) this game") from e
@@ -321,7 +323,7 @@ class GTPEngine:
                 self.restarts += 1
                 try:
                     self._start()
-                except _EngineDied as e2:
+                except _EngineDiedError as e2:
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
     def act(self, observation: Observation) -> int:
@@ -352,7 +354,3 @@ class GTPEngine:
         self._synced += 1
         self._state = state.apply(action)
         return action
-
-
-class _EngineDied(EngineError):
-    """The engine process ended or its pipe broke (may be restarted)."""
