@@ -1,17 +1,35 @@
 """reversi-env: Reversi (Othello) for reinforcement learning and for people.
 
-The rules core (``GameState``, ``perft``, notation, the error family) lives
-here; the environments are added by ``reversi_env.aec`` and ``reversi_env.gym``.
+The rules core (``GameState``, ``perft``, notation, the error family) and the
+environments: ``env()`` / ``raw_env`` (PettingZoo AEC), ``ReversiGymEnv``
+(Gymnasium, one agent against an opponent) and ``ReversiVectorEnv`` (N games in
+one numba call). Importing registers ``pettingzoo.make("aec", "reversi_env/reversi-v0")``
+and ``gymnasium.make("reversi_env/Reversi-v0")``; pygame is imported only to draw.
 """
 
 from __future__ import annotations
 
+import gymnasium as _gymnasium
+import pettingzoo as _pettingzoo
+
+from reversi_env.aec import env, raw_env
 from reversi_env.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from reversi_env.gym import OpponentError, ReversiGymEnv
 from reversi_env.notation import PASS, Action, Square, action_name, parse_action, parse_square, square_name
 from reversi_env.state import BLACK, WHITE, GameState, Player, divide, perft
+from reversi_env.vector import ReversiVectorEnv
+
+AEC_ENV_ID = "reversi_env/reversi-v0"
+GYM_ENV_ID = "reversi_env/Reversi-v0"
+if AEC_ENV_ID not in _pettingzoo.aec_registry:
+    _pettingzoo.register("aec", AEC_ENV_ID, entry_point="reversi_env.aec:env")
+if GYM_ENV_ID not in _gymnasium.registry:
+    _gymnasium.register(GYM_ENV_ID, entry_point="reversi_env.gym:ReversiGymEnv")
 
 __all__ = [
+    "AEC_ENV_ID",
     "BLACK",
+    "GYM_ENV_ID",
     "PASS",
     "WHITE",
     "Action",
@@ -19,13 +37,18 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "OpponentError",
     "Player",
+    "ReversiGymEnv",
+    "ReversiVectorEnv",
     "Square",
     "action_name",
     "divide",
+    "env",
     "parse_action",
     "parse_square",
     "perft",
+    "raw_env",
     "square_name",
 ]
 

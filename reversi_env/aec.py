@@ -1,0 +1,283 @@
+"""
+# Reversi
+
+| Import             | `env = reversi_env.env()`                                      |
+|--------------------|----------------------------------------------------------------|
+| Creation           | `pettingzoo.make("aec", "reversi_env/reversi-v0")`              |
+| Actions            | Discrete                                                       |
+| Parallel API       | Yes, through `turn_based_aec_to_parallel`                      |
+| Manual Control     | No (see the `reversi` command and its GUI)                     |
+| Agents             | `agents = ['black_0', 'white_0']` (black moves first)          |
+| Number of agents   | 2                                                              |
+| Action Shape       | ()                                                             |
+| Action Values      | Discrete(65): 0-63 place a disc, 64 = PASS                     |
+| Observation Shape  | `observation` (8, 8, 2) int8, `action_mask` (65,) int8         |
+| Observation Values | [0, 1]                                                         |
+| Rewards            | +1 win, -1 loss, 0 draw, at the end only                       |
+| Pass rule          | PASS is legal only when no placement is; the game ends as soon |
+|                    | as neither side can place (no double pass is played)           |
+
+Reversi (Othello) on an 8 x 8 board. Each move places a disc that outflanks a
+line of the opponent's discs, which flip. The player with more discs at the
+end wins. Squares are ``row * 8 + col``: A1 = 0 is the top-left corner, H1 = 7,
+A8 = 56, H8 = 63. The start position has white on D4 and E5, black on E4 and
+D5; black's legal moves are D3, C4, F5 and E6.
+
+### Observation Space
+
+A dict with ``"observation"`` and ``"action_mask"``, for whichever agent is
+observed, at any time:
+
+* ``observation``: int8 (8, 8, 2), ``[row, col, plane]``. Plane 0 holds the
+  observer's discs, plane 1 the opponent's (1 = a disc there).
+* ``action_mask``: int8 (65,), 1 for each legal action of the observer. It is
+  all zeros when the observer is not the agent to move, and when the game is over.
+
+### Action Space
+
+``Discrete(65)``. 0-63 place a disc on that square; 64 is PASS, legal if and
+only if the player to move has no placement (a forced pass). Python and numpy
+integers are accepted. With ``env()`` an illegal action ends the game with -1
+for the agent that made it and 0 for the other (PettingZoo's
+TerminateIllegalWrapper); an action outside 0-64 fails the AssertOutOfBounds
+check. ``raw_env`` raises ``IllegalMoveError`` / ``InvalidMoveError`` instead
+and leaves the game as it was.
+
+### Rewards
+
++1 to the agent with more discs at the end, -1 to the other, 0 to both on a
+draw; 0 on every other step. With ``max_moves`` set, the game is truncated
+(reward 0) after that many actions, passes included.
+
+### Infos
+
+A fresh dict per agent after every step, deterministic (no times or ids). When
+the game ends (terminated or truncated) each agent's info holds
+``black_discs``, ``white_discs`` and ``disc_difference`` (that agent's discs
+minus the opponent's).
+
+### The live game
+
+``env.unwrapped.state`` is the current ``GameState`` (immutable). Assigning a
+``GameState`` to it restarts the episode bookkeeping from that position, so a
+search can clone the live game: ``sim = raw_env(); sim.reset();
+sim.state = env.unwrapped.state``. ``reset(options={"state": s})`` starts an
+episode from ``s``. This property takes the name of PettingZoo's optional global
+``state()`` method, which this env does not provide (an observation already
+shows the whole board).
+
+### Version History
+
+* v0: Initial release (reversi-env 0.1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from reversi_env.notation import NUM_ACTIONS, PASS
+from reversi_env.observation import observe
+from reversi_env.state import BLACK, WHITE, GameState
+
+AGENTS = ("black_0", "white_0")
+"""Agent names, indexed by player (0 black, 1 white)."""
+_PLAYER_OF = {agent: player for player, agent in enumerate(AGENTS)}
+
+
+def make_observation_space() -> spaces.Dict:
+    """A new observation space: ``Dict(observation=Box(0, 1, (8, 8, 2), int8), action_mask=Box(0, 1, (65,), int8))``.
+
+    Shared by the AEC, single-agent and vector envs (each builds its spaces once).
+    """
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=1, shape=(8, 8, 2), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+
+
+def env(render_mode: str | None = None, max_moves: int | None = None, **kwargs: Any) -> AECEnv:
+    """The Reversi AEC env with PettingZoo's standard wrappers for classic games:
+    illegal actions end the game (-1), out-of-range ones fail an assert, call order is enforced."""
+    wrapped: AECEnv = raw_env(render_mode=render_mode, max_moves=max_moves, **kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwrapped env
+    """The unwrapped Reversi AEC env: checked moves (raises on illegal ones), no wrappers."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 -- PettingZoo reads it as a class attribute
+        "name": "reversi_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(self, render_mode: str | None = None, max_moves: int | None = None, screen_size: int = 512):
+        """``render_mode``: None, "human", "ansi" or "rgb_array"; ``max_moves``: truncate
+        after that many actions (None: play to the end); ``screen_size``: image side in pixels."""
+        EzPickle.__init__(self, render_mode=render_mode, max_moves=max_moves, screen_size=screen_size)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if max_moves is not None and (
+            isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 1
+        ):
+            raise ValueError(f"max_moves must be None or a positive int, got {max_moves!r}")
+        if isinstance(screen_size, bool) or not isinstance(screen_size, (int, np.integer)) or screen_size < 64:
+            raise ValueError(f"screen_size must be an int >= 64, got {screen_size!r}")
+        self.render_mode = render_mode
+        self.max_moves = None if max_moves is None else int(max_moves)
+        self.screen_size = int(screen_size)
+
+        self.possible_agents = list(AGENTS)
+        self.agents = self.possible_agents[:]
+        self.action_spaces: dict[str, spaces.Discrete] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.observation_spaces = {agent: make_observation_space() for agent in AGENTS}
+        self._state = GameState.initial()
+        self._prev_state: GameState | None = None
+        self._last_move: int | None = None
+        self._num_moves = 0
+        self._window: Any = None
+
+    # -- spaces ----------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    # -- the game --------------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current position (immutable). Assigning one restarts the episode from it."""
+        return self._state
+
+    @state.setter
+    def state(self, value: GameState) -> None:
+        if not isinstance(value, GameState):
+            raise TypeError(f"state must be a GameState, got {type(value).__name__}")
+        self._start(value)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation: own and opponent planes, and its legal-action mask."""
+        return observe(self._state, _PLAYER_OF[agent])
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game from the initial position, or from ``options["state"]`` (a GameState).
+
+        The game has no randomness; ``seed`` is accepted for the API (and seeds nothing).
+        Other option keys are ignored.
+        """
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+        start = GameState.initial() if options is None else options.get("state", GameState.initial())
+        if not isinstance(start, GameState):
+            raise TypeError(f"options['state'] must be a GameState, got {type(start).__name__}")
+        self._start(start)
+
+    def _start(self, start: GameState) -> None:
+        self._state = start
+        self._prev_state = None
+        self._last_move = None
+        self._num_moves = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = AGENTS[start.player]
+        if start.is_terminal():
+            self._finish(terminated=True)
+
+    def step(self, action: int) -> None:
+        """Play ``action`` (0-63, or 64 = PASS) for the agent to move.
+
+        Raises InvalidMoveError / IllegalMoveError (the game unchanged) for a
+        malformed or illegal action; ``env()`` turns illegal ones into a loss.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        prev = self._state
+        self._state = prev.apply(action)
+        self._prev_state = prev
+        self._last_move = int(action)
+        self._num_moves += 1
+        self._cumulative_rewards[agent] = 0
+        self.agent_selection = AGENTS[self._state.player]
+        if self._state.is_terminal():
+            self._finish(terminated=True)
+        elif self.max_moves is not None and self._num_moves >= self.max_moves:
+            self._finish(terminated=False)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0)
+            self.infos = {AGENTS[BLACK]: {}, AGENTS[WHITE]: {}}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, *, terminated: bool) -> None:
+        """End the episode: outcome rewards (when terminated) and the final disc counts."""
+        black, white = self._state.score()
+        diff = black - white
+        if terminated:
+            outcome = (diff > 0) - (diff < 0)
+            self.rewards = {AGENTS[BLACK]: outcome, AGENTS[WHITE]: -outcome}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0)
+            self.truncations = dict.fromkeys(self.agents, True)
+        self.infos = {
+            agent: {"black_discs": black, "white_discs": white, "disc_difference": diff if p == BLACK else -diff}
+            for p, agent in enumerate(AGENTS)
+        }
+
+    # -- rendering -------------------------------------------------------------
+
+    def render(self) -> np.ndarray | str | None:
+        """ "ansi": the text board; "rgb_array": a uint8 (H, W, 3) image; "human": draw the window."""
+        from reversi_env import render
+
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env() or raw_env().")
+            return None
+        if self.render_mode == "ansi":
+            return render.ansi(self._state, self._last_move)
+        flipped = [] if self._prev_state is None or self._last_move is None else self._flipped()
+        if self.render_mode == "rgb_array":
+            return render.board_image(self._state, last_move=self._last_move, flipped=flipped, size=self.screen_size)
+        if self._window is None:
+            self._window = render.BoardWindow(self.screen_size, fps=self.metadata["render_fps"], caption="Reversi")
+        self._window.show(self._state, last_move=self._last_move, flipped=flipped)
+        return None
+
+    def _flipped(self) -> list[int]:
+        assert self._prev_state is not None and self._last_move is not None
+        return [] if self._last_move == PASS else self._prev_state.flipped(self._last_move)
+
+    def close(self) -> None:
+        """Close the human-mode window if one is open (idempotent)."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])

@@ -1,0 +1,149 @@
+"""Numba kernels that step N single-agent games at once (the vector env's engine).
+
+Each game ``i`` is kept from the learning agent's side: ``me[i]`` are its discs,
+``opp[i]`` the opponent's, ``color[i]`` its colour (0 black, 1 white), and
+between calls the agent is always the player to move of an unfinished game.
+``rng[i]`` is that game's own xorshift64* stream (``bitboard.next_random``).
+
+The random opponent and the random colour use the stream in a fixed order,
+which ``reversi_env.gym.ReversiGymEnv`` follows move for move, so a vector env
+and N single envs seeded alike play the same games:
+
+* at a reset: one ``random_below(2)`` for the colour when ``play_as`` is random;
+  then, if the agent is white, the opponent's first move;
+* an opponent placement: ``random_below(number of legal squares)`` picks the
+  k-th legal square, lowest index first; a forced pass draws nothing.
+
+Unchecked, like ``reversi_env.bitboard``: ``ReversiVectorEnv`` validates input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from reversi_env.bitboard import (
+    INITIAL_BLACK,
+    INITIAL_WHITE,
+    PASS,
+    U0,
+    U1,
+    flips,
+    legal_moves,
+    nth_square,
+    popcount,
+    random_below,
+)
+
+RANDOM_COLOR = -1
+"""``play_as`` code for a colour drawn at every reset (0 black, 1 white otherwise)."""
+REWARD_WIN = 0
+"""Reward code: +1 / -1 / 0 for a win / loss / draw."""
+REWARD_DISC_DIFF = 1
+"""Reward code: the final disc difference over 64 (agent minus opponent)."""
+
+
+@njit(cache=True, inline="always")
+def _opponent_move(me: np.uint64, opp: np.uint64, rng: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The random opponent moves (it is to move); returns ``(me, opp)`` after it."""
+    m = legal_moves(opp, me)
+    if m == U0:
+        return me, opp
+    sq = nth_square(m, random_below(rng, popcount(m)))
+    f = flips(opp, me, sq)
+    return me ^ f, opp | f | (U1 << sq)
+
+
+@njit(cache=True)
+def reset_game(
+    i: np.int64, me: np.ndarray, opp: np.ndarray, color: np.ndarray, rng: np.ndarray, play_as: np.int64
+) -> None:
+    """Start game ``i`` afresh: draw the colour if needed; a white agent lets the opponent open."""
+    r = rng[i : i + 1]
+    c = np.int64(random_below(r, np.uint64(2))) if play_as == RANDOM_COLOR else play_as
+    color[i] = c
+    if c == 0:
+        me[i], opp[i] = INITIAL_BLACK, INITIAL_WHITE
+    else:
+        me[i], opp[i] = _opponent_move(INITIAL_WHITE, INITIAL_BLACK, r)
+
+
+@njit(cache=True)
+def reset_all(me: np.ndarray, opp: np.ndarray, color: np.ndarray, rng: np.ndarray, play_as: np.int64) -> None:
+    """``reset_game`` for every game."""
+    for i in range(me.shape[0]):
+        reset_game(i, me, opp, color, rng, play_as)
+
+
+@njit(cache=True)
+def write_observations(me: np.ndarray, opp: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
+    """Fill ``obs`` (N, 8, 8, 2) int8 and ``mask`` (N, 65) int8 for positions
+    with ``me`` to move: own / opponent planes and the legal actions (PASS
+    when only it is legal, nothing when the game is over)."""
+    for i in range(me.shape[0]):
+        p, o = me[i], opp[i]
+        for sq in range(64):
+            bit = np.uint64(sq)
+            obs[i, sq >> 3, sq & 7, 0] = (p >> bit) & U1
+            obs[i, sq >> 3, sq & 7, 1] = (o >> bit) & U1
+        m = legal_moves(p, o)
+        for sq in range(64):
+            mask[i, sq] = (m >> np.uint64(sq)) & U1
+        mask[i, PASS] = 1 if m == U0 and legal_moves(o, p) != U0 else 0
+
+
+@njit(cache=True)
+def step_all(
+    me: np.ndarray,
+    opp: np.ndarray,
+    color: np.ndarray,
+    rng: np.ndarray,
+    actions: np.ndarray,
+    play_as: np.int64,
+    reward_mode: np.int64,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    illegal: np.ndarray,
+    final_me: np.ndarray,
+    final_opp: np.ndarray,
+) -> None:
+    """One step of every game: the agent's action, then the opponent's reply.
+
+    A game that ends (the agent's action was illegal, or nobody can place)
+    gets its reward, ``done`` and its final boards in ``final_me`` /
+    ``final_opp``, and is reset at once (same-step autoreset). An illegal
+    action ends the game with reward -1 and leaves the position as it was.
+    """
+    for i in range(me.shape[0]):
+        p, o = me[i], opp[i]
+        a = actions[i]
+        m = legal_moves(p, o)
+        ok = (a == PASS and m == U0) or (a < PASS and (m >> np.uint64(a)) & U1 != U0)
+        rewards[i] = 0.0
+        done[i] = False
+        illegal[i] = False
+        if not ok:
+            rewards[i] = -1.0
+            done[i] = True
+            illegal[i] = True
+        else:
+            if a != PASS:
+                sq = np.uint64(a)
+                f = flips(p, o, sq)
+                p, o = p | f | (U1 << sq), o ^ f
+            if legal_moves(o, p) == U0 and legal_moves(p, o) == U0:
+                done[i] = True
+            else:
+                p, o = _opponent_move(p, o, rng[i : i + 1])
+                done[i] = legal_moves(p, o) == U0 and legal_moves(o, p) == U0
+            if done[i]:
+                diff = np.int64(popcount(p)) - np.int64(popcount(o))
+                if reward_mode == REWARD_WIN:
+                    rewards[i] = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
+                else:
+                    rewards[i] = diff / 64.0
+        if done[i]:
+            final_me[i], final_opp[i] = p, o
+            reset_game(i, me, opp, color, rng, play_as)
+        else:
+            me[i], opp[i] = p, o
