@@ -1,0 +1,175 @@
+"""ReversiVectorEnv: the batched kernel against N independent ReversiGymEnv, the VectorEnv API, bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode
+
+from reversi_env import GameState, InvalidMoveError, ReversiGymEnv, ReversiVectorEnv
+from reversi_env.notation import PASS
+from reversi_env.observation import observe, state_from_observation
+
+
+def _pick_actions(masks: np.ndarray, rng: np.random.Generator, p_illegal: float) -> np.ndarray:
+    """A legal action per row, or (with probability ``p_illegal``) a masked-out one."""
+    actions = np.empty(len(masks), dtype=np.int64)
+    for i, row in enumerate(masks):
+        legal = np.flatnonzero(row)
+        illegal = np.flatnonzero(~row)
+        if rng.random() < p_illegal and illegal.size:
+            actions[i] = rng.choice(illegal)
+        else:
+            actions[i] = rng.choice(legal)
+    return actions
+
+
+def _info_at(infos: dict[str, Any], i: int) -> dict[str, Any]:
+    """The single-env info of game ``i`` rebuilt from SyncVectorEnv-style masked arrays."""
+    return {k: v[i].item() for k, v in infos.items() if not k.startswith("_") and infos[f"_{k}"][i]}
+
+
+@pytest.mark.parametrize(
+    ("play_as", "reward", "p_illegal"),
+    [("black", "win", 0.0), ("white", "disc_diff", 0.0), ("random", "win", 0.02), ("random", "disc_diff", 0.01)],
+)
+def test_vector_env_plays_the_same_games_as_single_envs(play_as: str, reward: str, p_illegal: float) -> None:
+    n, seed = 6, 123
+    vec = ReversiVectorEnv(n, play_as=play_as, reward=reward)
+    singles = [ReversiGymEnv(play_as=play_as, reward=reward) for _ in range(n)]
+    obs, infos = vec.reset(seed=seed)
+    single_obs = []
+    for i, env in enumerate(singles):
+        o, info = env.reset(seed=seed + i)
+        single_obs.append(o)
+        assert info == {"player": infos["player"][i]}
+    picker = np.random.default_rng(7)
+    episodes = 0
+    for _ in range(200):
+        for i in range(n):
+            np.testing.assert_array_equal(obs["observation"][i], single_obs[i]["observation"])
+            np.testing.assert_array_equal(obs["action_mask"][i], single_obs[i]["action_mask"])
+        np.testing.assert_array_equal(vec.action_masks(), np.stack([e.action_masks() for e in singles]))
+        actions = _pick_actions(vec.action_masks(), picker, p_illegal)
+        obs, rewards, terms, truncs, infos = vec.step(actions)
+        assert not truncs.any()
+        for i, env in enumerate(singles):
+            o, r, term, trunc, info = env.step(actions[i])
+            assert (r, term, trunc) == (rewards[i], terms[i], truncs[i])
+            if term:
+                episodes += 1
+                final = infos["final_obs"][i]
+                np.testing.assert_array_equal(final["observation"], o["observation"])
+                np.testing.assert_array_equal(final["action_mask"], o["action_mask"])
+                assert _info_at(infos["final_info"], i) == info
+                o, info = env.reset()
+                assert infos["player"][i] == info["player"] and infos["_player"][i]
+            else:
+                assert info == {}
+                assert not infos or not infos["_final_obs"][i]
+            single_obs[i] = o
+    assert episodes >= n  # several games ended and restarted in the run
+
+
+def test_vector_masks_match_game_state() -> None:
+    # Each observation has the agent to move; the rules do not depend on the colour.
+    vec = ReversiVectorEnv(8, play_as="random")
+    obs, _ = vec.reset(seed=5)
+    picker = np.random.default_rng(1)
+    for _ in range(40):
+        for i in range(8):
+            state = state_from_observation({k: v[i] for k, v in obs.items()})
+            np.testing.assert_array_equal(obs["action_mask"][i], state.legal_mask())
+            np.testing.assert_array_equal(obs["observation"][i], observe(state, state.player)["observation"])
+        obs, *_ = vec.step(_pick_actions(vec.action_masks(), picker, 0.0))
+
+
+def test_vector_env_api() -> None:
+    vec = ReversiVectorEnv(3, seed=11)
+    assert vec.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    assert isinstance(vec, gymnasium.vector.VectorEnv)
+    assert vec.num_envs == 3
+    assert vec.single_action_space == gymnasium.spaces.Discrete(65)
+    obs, _ = vec.reset()
+    assert obs in vec.observation_space
+    assert obs["observation"].dtype == np.int8 and obs["observation"].shape == (3, 8, 8, 2)
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (3, 65)
+    masks = vec.action_masks()
+    assert masks.dtype == bool and masks.shape == (3, 65)
+    # the constructor's seed makes the first reset reproducible
+    again, _ = ReversiVectorEnv(3, seed=11).reset()
+    np.testing.assert_array_equal(obs["observation"], again["observation"])
+    # arrays are fresh every call
+    obs2, *_ = vec.step(vec.action_space.sample(mask=tuple(m.astype(np.int8) for m in masks)))
+    assert obs2["observation"] is not obs["observation"] and obs2["action_mask"] is not obs["action_mask"]
+
+
+def test_vector_illegal_action_ends_that_game_only() -> None:
+    vec = ReversiVectorEnv(2, seed=0)
+    vec.reset()
+    start = GameState.initial().planes(0)
+    obs, rewards, terms, _, infos = vec.step(np.array([0, 19]))  # A1 is illegal, D3 legal
+    assert list(terms) == [True, False] and rewards[0] == -1.0 and rewards[1] == 0.0
+    assert infos["final_info"]["illegal"][0] and infos["final_info"]["_illegal"][0]
+    assert not infos["final_info"]["_black_discs"][0]
+    np.testing.assert_array_equal(infos["final_obs"][0]["observation"], start)  # nothing was played
+    np.testing.assert_array_equal(obs["observation"][0], start)  # and it restarted
+    assert obs["action_mask"][1].sum() > 0
+
+
+def test_vector_forced_pass_is_the_only_legal_action() -> None:
+    # Play random games until some agent's mask is PASS only; PASS must then be accepted.
+    vec = ReversiVectorEnv(64, play_as="random", seed=3)
+    vec.reset()
+    picker = np.random.default_rng(2)
+    seen = False
+    for _ in range(60):
+        masks = vec.action_masks()
+        only_pass = masks[:, PASS] & (masks.sum(axis=1) == 1)
+        assert not (masks[:, PASS] & (masks.sum(axis=1) > 1)).any()
+        if only_pass.any():
+            seen = True
+            actions = _pick_actions(masks, picker, 0.0)
+            _, _, terms, _, infos = vec.step(actions)
+            i = int(np.flatnonzero(only_pass)[0])
+            assert not (terms[i] and infos["final_info"]["illegal"][i])
+            break
+        vec.step(_pick_actions(masks, picker, 0.0))
+    assert seen
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"num_envs": 0}, ValueError),
+        ({"num_envs": 2.5}, ValueError),
+        ({"num_envs": True}, ValueError),
+        ({"num_envs": 2, "opponent": "greedy"}, ValueError),
+        ({"num_envs": 2, "play_as": "red"}, ValueError),
+        ({"num_envs": 2, "reward": "score"}, ValueError),
+        ({"num_envs": 2, "seed": -1}, ValueError),
+        ({"num_envs": 2, "seed": [1]}, ValueError),
+        ({"num_envs": 2, "seed": "7"}, ValueError),
+    ],
+)
+def test_vector_constructor_rejects_bad_input(kwargs: dict[str, Any], error: type[Exception]) -> None:
+    with pytest.raises(error):
+        ReversiVectorEnv(**kwargs)
+
+
+def test_vector_step_rejects_bad_actions_and_keeps_the_games() -> None:
+    vec = ReversiVectorEnv(2, seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        vec.step(np.array([19, 19]))
+    with pytest.raises(RuntimeError, match="reset"):
+        vec.action_masks()
+    obs, _ = vec.reset()
+    for bad in (np.array([19]), np.array([19.0, 19.0]), np.array([19, 65]), np.array([-1, 19]), "D3"):
+        with pytest.raises(InvalidMoveError):
+            vec.step(bad)
+    with pytest.raises(ValueError):
+        vec.reset(seed=[1, 2, 3])
+    np.testing.assert_array_equal(vec.action_masks(), obs["action_mask"].astype(bool))
