@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agents.adapters import adapt
 from agents.base import Agent, reset_agent
 from agents.match import GameResult, MatchInterrupted, MoveRecord, QuitGame, play_game
 
@@ -11,6 +12,7 @@ __all__ = [
     "MatchInterrupted",
     "MoveRecord",
     "QuitGame",
+    "adapt",
     "play_game",
     "reset_agent",
 ]

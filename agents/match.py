@@ -10,7 +10,9 @@
   player that hangs forever still loses and ``play_game`` returns within
   ``time_limit`` plus a moment;
 - ``max_illegal`` illegal or malformed moves at one turn lose ("illegal"); the
-  player is asked again after each of the earlier ones;
+  player is asked again after each of the earlier ones. An ``act`` that raises
+  ``InvalidMoveError`` (an adapter that could not read its player's answer)
+  counts as a malformed move;
 - an exception loses ("error"), its traceback kept in ``details``;
 - a player that raises ``QuitGame`` (a human typing "Q", a classic player
   returning "Q") ends the game at once, scored by the discs on the board ("quit").
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import Agent
+from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action, to_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
@@ -366,17 +369,20 @@ def play_game(
                     seconds += out.seconds
                     if out.kind == "timeout":
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
-                    if out.kind == "raised":
-                        if isinstance(out.error, QuitGame):
-                            return finish("quit", None, f"{who} quit" + (f": {out.error}" if str(out.error) else ""))
+                    if out.kind == "raised" and isinstance(out.error, QuitGame):
+                        return finish("quit", None, f"{who} quit" + (f": {out.error}" if str(out.error) else ""))
+                    if out.kind == "raised" and not isinstance(out.error, InvalidMoveError):
                         return finish("error", mover, f"{who} raised at move {len(moves) + 1}:\n{out.trace}")
                     try:
+                        if out.error is not None:
+                            raise out.error
                         action = to_action(out.value)
                         if not state.is_legal(action):
                             state.apply(action)  # raises IllegalMoveError with the board
                         break
                     except ValueError as e:
-                        attempts.append(f"{out.value!r}: {type(e).__name__}: {str(e).splitlines()[0]}")
+                        sent = "raised" if out.error is not None else repr(out.value)
+                        attempts.append(f"{sent}: {type(e).__name__}: {str(e).splitlines()[0]}")
                         if len(attempts) >= max_illegal:
                             tried = "\n".join(attempts)
                             why = f"{who} sent {len(attempts)} illegal moves:\n{tried}\n{state}"
