@@ -82,7 +82,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from reversi_env.notation import NUM_ACTIONS, PASS
+from reversi_env.notation import NUM_ACTIONS, PASS, as_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, WHITE, GameState
 
@@ -216,10 +216,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        a = as_action(action)
         prev = self._state
-        self._state = prev.apply(action)
+        self._state = prev.apply(a)
         self._prev_state = prev
-        self._last_move = int(action)
+        self._last_move = a
         self._num_moves += 1
         self._cumulative_rewards[agent] = 0
         self.agent_selection = AGENTS[self._state.player]

@@ -1,0 +1,304 @@
+"""The PettingZoo AEC env: PettingZoo's own checkers, observations against GameState, passes, the end, bad input."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+import reversi_env
+from reversi_env import GameState, IllegalMoveError, InvalidMoveError, env, raw_env
+from reversi_env.aec import AGENTS
+from reversi_env.notation import PASS, parse_square
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+BLACK_AGENT, WHITE_AGENT = AGENTS
+
+
+def _random_state(rng: np.random.Generator, want: Any, tries: int = 2000) -> tuple[GameState, GameState, int]:
+    """A (previous state, action, next state) from seeded random games where ``want(next)`` holds."""
+    for _ in range(tries):
+        s = GameState.initial()
+        while not s.is_terminal():
+            a = int(rng.choice(s.legal_actions()))
+            nxt = s.apply(a)
+            if want(nxt):
+                return s, nxt, a
+            s = nxt
+    raise AssertionError("no such position found")
+
+
+# -- PettingZoo's checkers -----------------------------------------------------
+
+
+def test_api_test() -> None:
+    api_test(env(), num_cycles=1000)
+
+
+def test_api_test_with_truncation() -> None:
+    api_test(env(max_moves=7), num_cycles=1000)
+
+
+def test_seed_test() -> None:
+    seed_test(env, 500)
+
+
+def test_parallel_api_test() -> None:
+    parallel_api_test(turn_based_aec_to_parallel(env()), num_cycles=1000)
+
+
+def test_render_test() -> None:
+    render_test(env)
+
+
+def test_registered_with_pettingzoo() -> None:
+    e = pettingzoo.make("aec", reversi_env.AEC_ENV_ID, max_moves=3)
+    assert str(e) == "reversi_v0"
+    assert e.unwrapped.max_moves == 3
+    api_test(e, num_cycles=100)
+
+
+def test_metadata_and_spaces() -> None:
+    e = env()
+    assert str(e) == "reversi_v0"
+    assert e.metadata["name"] == "reversi_v0"
+    assert set(e.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
+    assert e.metadata["is_parallelizable"] is False
+    e.reset()
+    assert e.possible_agents == ["black_0", "white_0"]
+    assert e.agent_selection == "black_0"
+    for agent in e.possible_agents:
+        assert e.observation_space(agent) is e.observation_space(agent)
+        assert e.action_space(agent) is e.action_space(agent)
+        assert e.action_space(agent).n == 65
+        obs = e.observe(agent)
+        assert obs["observation"].dtype == np.int8 and obs["observation"].shape == (8, 8, 2)
+        assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (65,)
+        assert obs in e.observation_space(agent)
+
+
+def test_pickle_round_trip() -> None:
+    e = env(render_mode="ansi", max_moves=9)
+    e.reset()
+    e.step(parse_square("D3"))
+    clone = pickle.loads(pickle.dumps(e))
+    assert str(clone) == "reversi_v0"
+    assert clone.unwrapped.max_moves == 9 and clone.unwrapped.render_mode == "ansi"
+    clone.reset()
+    clone.step(parse_square("D3"))
+    for agent in AGENTS:
+        np.testing.assert_array_equal(clone.observe(agent)["observation"], e.observe(agent)["observation"])
+
+
+def test_import_and_play_do_not_import_pygame() -> None:
+    code = (
+        "import sys, reversi_env\n"
+        "e = reversi_env.env(render_mode='ansi'); e.reset(); e.step(19); e.observe('black_0'); e.render()\n"
+        "assert 'pygame' not in sys.modules, 'pygame imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+# -- observations, masks and rewards against GameState ---------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_observations_follow_game_state_from_both_sides(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    e = raw_env()
+    e.reset()
+    s = GameState.initial()
+    while True:
+        board = s.board()
+        for player, agent in enumerate(AGENTS):
+            obs = e.observe(agent)
+            mine, theirs = (1, 2) if player == 0 else (2, 1)
+            np.testing.assert_array_equal(obs["observation"][:, :, 0], (board == mine).astype(np.int8))
+            np.testing.assert_array_equal(obs["observation"][:, :, 1], (board == theirs).astype(np.int8))
+            expected_mask = np.zeros(65, dtype=np.int8)
+            if player == s.player and not s.is_terminal():
+                expected_mask[s.legal_actions()] = 1
+            np.testing.assert_array_equal(obs["action_mask"], expected_mask)
+        if s.is_terminal():
+            break
+        assert e.agent_selection == AGENTS[s.player]
+        assert not any(e.terminations.values())
+        a = int(rng.choice(s.legal_actions()))
+        e.step(np.int64(a) if a % 2 else a)  # numpy and Python integers
+        s = s.apply(a)
+        assert e.unwrapped.state == s
+    black, white = s.score()
+    outcome = np.sign(black - white)
+    assert all(e.terminations.values())
+    assert e.rewards == {BLACK_AGENT: outcome, WHITE_AGENT: -outcome}
+    assert e.infos[BLACK_AGENT] == {"black_discs": black, "white_discs": white, "disc_difference": black - white}
+    assert e.infos[WHITE_AGENT]["disc_difference"] == white - black
+
+
+def test_infos_are_fresh_dicts_and_empty_mid_game() -> None:
+    e = env()
+    e.reset()
+    before = e.infos[BLACK_AGENT]
+    e.step(parse_square("D3"))
+    assert e.infos[BLACK_AGENT] == {} and e.infos[BLACK_AGENT] is not before
+    assert e.infos[BLACK_AGENT] is not e.infos[WHITE_AGENT]
+
+
+def test_forced_pass_through_the_env() -> None:
+    _, s, _ = _random_state(np.random.default_rng(4), lambda s: s.legal_actions() == [PASS])
+    e = env()
+    e.reset(options={"state": s})
+    mover, other = AGENTS[s.player], AGENTS[1 - s.player]
+    assert e.agent_selection == mover
+    obs, reward, term, trunc, _ = e.last()
+    assert list(np.flatnonzero(obs["action_mask"])) == [PASS]
+    assert (reward, term, trunc) == (0, False, False)
+    e.step(PASS)
+    assert e.agent_selection == other
+    assert e.unwrapped.state == s.apply(PASS)
+    assert not any(e.terminations.values())
+    assert e.observe(other)["action_mask"][PASS] == 0
+
+
+def test_game_over_with_empty_squares() -> None:
+    prev, end, action = _random_state(np.random.default_rng(5), lambda s: s.is_terminal() and s.num_empty() > 0)
+    e = env()
+    e.reset(options={"state": prev})
+    e.step(action)
+    assert all(e.terminations.values()) and not any(e.truncations.values())
+    black, white = end.score()
+    assert black + white < 64
+    outcome = np.sign(black - white)
+    assert e.rewards[BLACK_AGENT] == outcome and e.rewards[WHITE_AGENT] == -outcome
+    for agent in AGENTS:
+        assert not e.observe(agent)["action_mask"].any()
+        assert e.infos[agent]["black_discs"] == black and e.infos[agent]["white_discs"] == white
+    for _agent in e.agent_iter():  # the dead steps remove the agents
+        assert e.last()[2]
+        e.step(None)
+    assert e.agents == []
+
+
+def test_max_moves_truncates() -> None:
+    e = env(max_moves=3)
+    e.reset()
+    for name in ("D3", "C3", "C4"):
+        assert not any(e.truncations.values())
+        e.step(parse_square(name))
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert e.rewards == {BLACK_AGENT: 0, WHITE_AGENT: 0}
+    assert e.infos[BLACK_AGENT]["black_discs"] == e.unwrapped.state.score()[0]
+
+
+# -- the live state ---------------------------------------------------------------
+
+
+def test_state_can_be_read_and_set_to_clone_a_game() -> None:
+    live = env()
+    live.reset()
+    live.step(parse_square("D3"))
+    sim = raw_env()
+    sim.reset()
+    sim.state = live.unwrapped.state
+    assert sim.agent_selection == live.agent_selection == WHITE_AGENT
+    sim.step(parse_square("C5"))
+    assert live.unwrapped.state == GameState.initial().apply("D3")  # the live game is untouched
+    live.step(parse_square("C5"))
+    assert sim.state == live.unwrapped.state
+    for agent in AGENTS:
+        np.testing.assert_array_equal(sim.observe(agent)["observation"], live.observe(agent)["observation"])
+
+
+def test_setting_a_finished_state_ends_the_episode() -> None:
+    _, end, _ = _random_state(np.random.default_rng(6), lambda s: s.is_terminal())
+    e = raw_env()
+    e.reset()
+    e.state = end
+    assert all(e.terminations.values())
+    assert e.infos[BLACK_AGENT]["black_discs"] == end.score()[0]
+
+
+def test_state_setter_and_reset_reject_bad_input() -> None:
+    e = raw_env()
+    e.reset()
+    with pytest.raises(TypeError, match="GameState"):
+        e.state = "X to move"  # type: ignore[assignment]
+    with pytest.raises(TypeError, match="options"):
+        e.reset(options="state")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="GameState"):
+        e.reset(options={"state": 3})
+    assert e.state == GameState.initial()
+
+
+# -- illegal and malformed actions ---------------------------------------------------
+
+
+def test_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
+    e = env()
+    e.reset()
+    e.step(parse_square("D3"))
+    e.step(0)  # white plays A1: illegal
+    assert all(e.terminations.values())
+    assert e.rewards == {BLACK_AGENT: 0, WHITE_AGENT: -1}
+    assert e.unwrapped.state == GameState.initial().apply("D3")
+
+
+def test_wrapped_env_asserts_out_of_range_actions() -> None:
+    e = env()
+    e.reset()
+    for bad in (65, -1):
+        with pytest.raises(AssertionError):
+            e.step(bad)
+    assert e.unwrapped.state == GameState.initial()
+
+
+@pytest.mark.parametrize("action", [0, PASS, np.int32(0)])
+def test_raw_env_raises_on_illegal_actions_and_keeps_the_game(action: Any) -> None:
+    e = raw_env()
+    e.reset()
+    with pytest.raises(IllegalMoveError):
+        e.step(action)
+    assert e.state == GameState.initial() and e.agent_selection == BLACK_AGENT
+
+
+@pytest.mark.parametrize("action", [65, -1, 3.0, "D3", None, True])
+def test_raw_env_raises_on_malformed_actions(action: Any) -> None:
+    e = raw_env()
+    e.reset()
+    with pytest.raises(InvalidMoveError):
+        e.step(action)
+    assert e.state == GameState.initial()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"render_mode": "rgb"},
+        {"max_moves": 0},
+        {"max_moves": -3},
+        {"max_moves": 2.5},
+        {"max_moves": True},
+        {"screen_size": 10},
+        {"screen_size": "big"},
+    ],
+)
+def test_constructor_rejects_bad_input(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        raw_env(**kwargs)
+    with pytest.raises(ValueError):
+        env(**kwargs)
+
+
+def test_order_is_enforced() -> None:
+    e = env()
+    with pytest.raises(AttributeError):
+        _ = e.agent_selection
