@@ -99,7 +99,8 @@ class GTPEngine:
     """An external engine as an Agent: ``GTPEngine("/usr/games/gtp-rhino")``.
 
     ``command`` is a program and its arguments (a list, or a string split like
-    a shell would). ``timeout`` bounds each reply in seconds; ``max_restarts``
+    a shell would). ``timeout`` bounds each reply in seconds, ``start_timeout``
+    the first one (engines may load opening books); ``max_restarts``
     is how often a crashed engine is restarted within one game. Use it as a
     context manager, or call ``close()``, to end the process.
     """
@@ -110,18 +111,20 @@ class GTPEngine:
         *,
         name: str | None = None,
         timeout: float = 60.0,
+        start_timeout: float = 60.0,
         max_restarts: int = 1,
     ) -> None:
         args = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
         if not args:
             raise ValueError("GTPEngine needs a command, e.g. GTPEngine('/usr/games/gtp-rhino')")
-        if timeout <= 0:
-            raise ValueError(f"timeout must be positive, got {timeout!r}")
+        if not timeout > 0 or not start_timeout > 0:
+            raise ValueError(f"timeouts must be positive, got {timeout!r} and {start_timeout!r}")
         if max_restarts < 0:
             raise ValueError(f"max_restarts must be >= 0, got {max_restarts!r}")
         self.command: list[str] = args
         self.name: str = name or "gtp:" + shlex.join(args)
         self.timeout = float(timeout)
+        self.start_timeout = float(start_timeout)
         self.max_restarts = int(max_restarts)
         self.restarts = 0
         """Restarts after a crash so far (all games)."""
@@ -160,7 +163,7 @@ class GTPEngine:
 
         threading.Thread(target=pump, daemon=True, name=f"gtp-reader-{proc.pid}").start()
         self._synced = 0
-        self._command("boardsize 8")
+        self._command("boardsize 8", self.start_timeout)
         self._command("clear_board")
 
     def _kill(self) -> None:
@@ -209,9 +212,9 @@ class GTPEngine:
 
     # -- protocol ------------------------------------------------------------
 
-    def _command(self, text: str) -> str:
+    def _command(self, text: str, timeout: float | None = None) -> str:
         """Send one command, return the reply's text; EngineError on a refusal,
-        a timeout or a dead engine (ConnectionError subclass for the last)."""
+        a timeout or a dead engine (``_EngineDiedError`` for the last)."""
         proc = self._proc
         if proc is None or proc.poll() is not None:
             raise _EngineDiedError(f"engine {self.name!r} is not running")
@@ -221,14 +224,15 @@ class GTPEngine:
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError) as e:
             raise _EngineDiedError(f"engine {self.name!r} died (writing {text!r})") from e
-        deadline = time.monotonic() + self.timeout
+        limit = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + limit
         reply: list[str] = []
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self._kill()
-                raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {self.timeout:g} s") from None
+                raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {limit:g} s") from None
             if line is None:
                 raise _EngineDiedError(f"engine {self.name!r} died (waiting for the reply to {text!r})")
             line = line.strip()
@@ -255,10 +259,15 @@ class GTPEngine:
     # -- agent ---------------------------------------------------------------
 
     def reset(self) -> None:
-        """A new game: forget the moves; the engine is cleared at its first move."""
+        """A new game: forget the moves (the engine is cleared at its first
+        move) and restart an engine that died or hung in the last game."""
         self._colour, self._moves, self._state = None, [], None
         self._game_restarts = 0
         self._synced = -1
+        if not self.alive:
+            self._kill()
+            self.restarts += 1
+            self._start()
 
     def _sync(self, observation: Observation) -> tuple[GameState, Player]:
         """Work out the game so far from the observation; return (state, colour)."""
