@@ -90,7 +90,7 @@ def coerce_action(action: object) -> int:
     return as_action(action)
 
 
-class ReversiGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
     """Reversi for one learner against a pluggable opponent (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
@@ -220,7 +220,7 @@ class ReversiGymEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     # -- rendering -------------------------------------------------------------
 
-    def render(self) -> np.ndarray | str | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | str | None:
         """ "ansi": the text board; "rgb_array": a uint8 (H, W, 3) image; "human": draw the window."""
         from reversi_env import render
 
