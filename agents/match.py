@@ -150,13 +150,18 @@ class GameResult:
         return state
 
     def summary(self) -> str:
-        """One line for people: score, winner and why."""
+        """One line for people: the winner, the score and, unless the game was
+        played out, how it ended."""
         who = "draw" if self.winner == "draw" else f"{self.winner} wins"
         line = f"{who}, {self.black}-{self.white} (black {self.black_name}, white {self.white_name})"
-        if self.reason != "end":
-            culprit = f" by {self.loser}" if self.loser else ""
-            line += f"; ended by {self.reason}{culprit}"
-        return line
+        how = {
+            "timeout": f"{self.loser} lost on time",
+            "illegal": f"{self.loser} lost by illegal moves",
+            "error": f"{self.loser} lost by an error",
+            "quit": (self.details.splitlines() or ["a player quit"])[-1],
+            "interrupted": "interrupted",
+        }
+        return line if self.reason == "end" else f"{line}; {how[self.reason]}"
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict for JSON, with the derived figures included for readers."""

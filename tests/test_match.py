@@ -315,3 +315,14 @@ def test_a_finished_start_is_a_game_with_no_moves() -> None:
     done = GameState.from_string("X" * 64)
     result = play_game(RandomMover(), RandomMover(), start=done)
     assert result.moves == [] and result.winner == "black" and result.black == 64
+
+
+def test_summary_says_who_won_and_how() -> None:
+    played = play_game(RandomMover(1), RandomMover(2))
+    assert played.summary().startswith(f"{played.winner}")
+    assert f"{played.black}-{played.white}" in played.summary()
+    assert ";" not in played.summary()
+    crashed = play_game(RandomMover(), Scripted([RuntimeError("x")]))
+    assert crashed.summary().startswith("black wins") and "white lost by an error" in crashed.summary()
+    quit_ = play_game(Scripted(["D3", QuitGame()]), Scripted(["C5"]))
+    assert quit_.summary() == "draw, 3-3 (black scripted, white scripted); black quit"
