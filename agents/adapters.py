@@ -143,7 +143,7 @@ class FunctionAgent:
         """``with_mask`` None: decided from the signature (two required
         positional parameters mean ``(observation, action_mask)``)."""
         self.fn = fn
-        self.with_mask = _takes_two(fn) if with_mask is None else with_mask
+        self.with_mask = required_positional_args(fn) >= 2 if with_mask is None else with_mask
         self.name = getattr(fn, "__name__", None) or type(fn).__name__
 
     def act(self, observation: Observation) -> int:
@@ -153,14 +153,14 @@ class FunctionAgent:
         return to_action(self.fn(observation))
 
 
-def _takes_two(fn: Callable[..., Any]) -> bool:
+def required_positional_args(fn: Callable[..., Any]) -> int:
+    """How many positional arguments ``fn`` requires (1 if it cannot be inspected)."""
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
-        return False
+        return 1
     positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    required = [p for p in params if p.kind in positional and p.default is p.empty]
-    return len(required) >= 2
+    return sum(1 for p in params if p.kind in positional and p.default is p.empty)
 
 
 def adapt(obj: object, color: object = None) -> Agent:

@@ -1,0 +1,9 @@
+"""``python -m agents``: the ``reversi`` command."""
+
+from __future__ import annotations
+
+import sys
+
+from agents.cli import main
+
+sys.exit(main())

@@ -1,0 +1,212 @@
+"""The ``reversi`` command (also ``python -m agents``).
+
+    reversi play --black human --white mcts --time 5     a game at the terminal
+    reversi gui                                          the window
+    reversi arena ... / reversi ratings ...              tournaments (agents.arena_cli)
+
+Exit status: 0 after a game (whoever won), 2 for a bad command line or player
+spec, 130 after Ctrl-C (the result so far is printed, and saved with --save).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from agents import arena_cli
+from agents.match import GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.specs import SPEC_HELP, SpecError, parse_spec
+from reversi_env.notation import action_name
+from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
+
+PLAY_EPILOG = f"""\
+player specs: {SPEC_HELP}
+
+At your turn type a square (D3 or d3), "hint" for an MCTS suggestion, "help",
+or Q to quit (the game is then scored by the discs on the board). A forced
+pass is played for you. End of input or Ctrl-C ends the game cleanly.
+
+examples:
+  reversi play --black human --white mcts --time 5
+  reversi play --black alphabeta:4 --white mcts:sims=5000 --save game.json
+  reversi play --black classic:my_player.py:AIPlayer --white random
+"""
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def _spec(text: str) -> str:
+    try:
+        parse_spec(text)
+    except SpecError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+class TerminalDisplay:
+    """Prints the board in the classic layout, the counts, the last move, the
+    legal moves and each side's last and total thinking time (an ``on_move``)."""
+
+    def __init__(self, names: tuple[str, str], write: object = print) -> None:
+        """``names`` are the two players' specs, for the side lines."""
+        self.names = names
+        self.write = write if callable(write) else print
+        self.last = [0.0, 0.0]
+        self.total = [0.0, 0.0]
+        self.last_move: str | None = None
+
+    def show(self, state: GameState) -> None:
+        """The board, the sides and what happens next."""
+        lines = str(state).splitlines()[:-1]  # the status line is replaced by the panel below
+        b, w = state.score()
+        for player, discs in ((0, b), (1, w)):
+            lines.append(
+                f"{PLAYER_SYMBOLS[player]} {PLAYER_NAMES[player]} ({self.names[player]}): {discs:2d} discs"
+                f" | last {self.last[player]:.2f} s | total {self.total[player]:.2f} s"
+            )
+        if self.last_move:
+            lines.append(f"last move: {self.last_move}")
+        if not state.is_terminal():
+            mover = state.player
+            moves = " ".join(action_name(a) for a in state.legal_actions())
+            lines.append(f"{PLAYER_SYMBOLS[mover]} ({PLAYER_NAMES[mover]}) to move; legal moves: {moves}")
+        self.write("\n".join(lines))
+
+    def on_move(self, move: MoveRecord, state: GameState) -> None:
+        """Record the move's time and show the new position."""
+        who = f"{PLAYER_SYMBOLS[move.player]} ({PLAYER_NAMES[move.player]})"
+        self.last[move.player] = move.seconds
+        self.total[move.player] += move.seconds
+        if move.forced:
+            self.last_move = f"{who} has no legal move and passes"
+        else:
+            self.last_move = f"{who} played {move.name} in {move.seconds:.2f} s"
+        self.write("")
+        self.show(state)
+
+
+def _finish(result: GameResult, save: str | None) -> None:
+    print()
+    print(f"Game over: {result.summary()}")
+    if result.reason in ("timeout", "illegal", "error") and result.details:
+        print(result.details)
+    print(f"transcript: {result.transcript}")
+    print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
+    if save:
+        Path(save).write_text(result.to_json(indent=2) + "\n")
+        print(f"saved to {save}")
+
+
+def play_command(args: argparse.Namespace) -> int:
+    """``reversi play``: one game at the terminal."""
+    specs = (args.black, args.white)
+    try:
+        players = [parse_spec(s).build(color, seed=args.seed, default_time=args.time) for color, s in enumerate(specs)]
+    except SpecError as e:
+        print(f"reversi play: error: {e}", file=sys.stderr)
+        return 2
+    has_human = any(parse_spec(s).kind == "human" for s in specs)
+    time_limit = args.time_limit if args.time_limit is not None else (None if has_human else 60.0)
+    display = TerminalDisplay(specs)
+    print(f"black (X): {specs[0]}    white (O): {specs[1]}")
+    if time_limit is not None:
+        print(f"time limit: {time_limit:g} s per move")
+    display.show(GameState.initial())
+    try:
+        result = play_game(
+            players[0], players[1], time_limit=time_limit, max_illegal=args.max_illegal, on_move=display.on_move
+        )
+    except MatchInterrupted as e:
+        print("\ninterrupted")
+        _finish(e.result, args.save)
+        return 130
+    finally:
+        for p in players:
+            close = getattr(p, "close", None)
+            if callable(close):
+                close()
+    _finish(result, args.save)
+    return 0
+
+
+def gui_command(args: argparse.Namespace) -> int:
+    """``reversi gui``: the window."""
+    from agents.gui import run_gui
+
+    try:
+        parse_spec(args.ai)
+    except SpecError as e:
+        print(f"reversi gui: error: {e}", file=sys.stderr)
+        return 2
+    return run_gui(ai=args.ai, human=args.human, seed=args.seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="reversi",
+        description="Reversi (Othello): play at the terminal or in a window, run tournaments, rate agents.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    play = sub.add_parser(
+        "play",
+        help="play a game at the terminal (people, built-in agents, your own players)",
+        description="Play one game at the terminal under the tournament rules.",
+        epilog=PLAY_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    play.add_argument("--black", type=_spec, default="human", metavar="SPEC", help="black's player (default human)")
+    play.add_argument("--white", type=_spec, default="mcts", metavar="SPEC", help="white's player (default mcts)")
+    play.add_argument(
+        "--time",
+        type=_positive_float,
+        default=2.0,
+        metavar="SECONDS",
+        help="MCTS thinking time per move when its spec sets neither time nor sims (default 2)",
+    )
+    play.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="a move slower than this loses (default: none if a human plays, else 60)",
+    )
+    play.add_argument("--max-illegal", type=int, default=3, metavar="N", help="illegal moves at one turn that lose")
+    play.add_argument("--seed", type=int, default=None, help="seed for the agents that take one")
+    play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
+    play.set_defaults(func=play_command)
+
+    gui = sub.add_parser("gui", help="play in a window", description="Play against an AI in a window (pygame).")
+    gui.add_argument("--ai", default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)")
+    gui.add_argument("--human", choices=("black", "white"), default="black", help="your colour (default black)")
+    gui.add_argument("--seed", type=int, default=None, help="seed for the AI")
+    gui.set_defaults(func=gui_command)
+
+    arena_cli.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``reversi`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "max_illegal", 1) < 1:
+        parser.error("--max-illegal must be >= 1")
+    status: int = args.func(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
