@@ -31,7 +31,7 @@ import random
 import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -260,21 +260,14 @@ class Tournament:
 # -- playing one game (in any worker) ------------------------------------------------
 
 
-SEEDED_KINDS = ("random", "greedy", "positional", "alphabeta", "level", "mcts")
-"""Spec kinds that take a ``seed`` option; the arena gives them the game's seed."""
-
-
 def build_agent(spec: str, colour: int, seed: int) -> Agent:
     """The agent a spec names, playing ``colour``, seeded with ``seed`` unless
     the spec sets its own seed (which then holds in every game)."""
-    from agents.specs import parse_spec
+    from agents.specs import make_agent, parse_spec
 
-    parsed = parse_spec(spec)
-    if parsed.kind == "human":
+    if parse_spec(spec).kind == "human":
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
-    if parsed.kind in SEEDED_KINDS and "seed" not in parsed.options:
-        parsed = replace(parsed, options={**parsed.options, "seed": seed})
-    return parsed.build(colour)
+    return make_agent(spec, colour, seed=seed)
 
 
 def close_agent(agent: object) -> None:
@@ -323,6 +316,7 @@ def make_record(game: ScheduledGame, result: GameResult, started: float | None =
         "black_score": _black_score(result.winner),
         "disc_difference": result.disc_difference,
         "reason": result.reason,
+        "transcript": ("" if game.opening == "start" else game.opening) + result.transcript,
         "seconds": round(now - (started if started is not None else now), 3),
         "host": f"{socket.gethostname()}:{os.getpid()}",
         "result": result.to_dict(),
@@ -438,11 +432,19 @@ class ResultsWriter:
 
 
 def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str | None = None) -> Ratings:
-    """The table for one or more results files, agents listed in tournament order."""
+    """The table for one or more results files, agents listed in tournament
+    order. A game found in several files (same id and seed) counts once."""
     parts = [data] if isinstance(data, ResultsData) else list(data)
     order = [a for p in parts if p.tournament for a in p.tournament.agents]
-    outcomes = [o for p in parts for o in p.outcomes()]
-    return compute_ratings(outcomes, anchor=anchor, order=order)
+    seen: set[tuple[str, object]] = set()
+    games = []
+    for p in parts:
+        for g in p.games:
+            key = (g["game_id"], g.get("seed"))
+            if key not in seen:
+                seen.add(key)
+                games.append(g)
+    return compute_ratings(ResultsData(None, games).outcomes(), anchor=anchor, order=order)
 
 
 # -- running ---------------------------------------------------------------------------

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 
 from agents.ratings import (
     ELO_PER_NAT,
     Outcome,
+    Ratings,
     compute_ratings,
     wilson_interval,
 )
+
+
+def rated(r: Ratings, name: str) -> tuple[float, float, float]:
+    """(elo, low, high) of a rated agent."""
+    a = r.by_name(name)
+    assert a.elo is not None and a.elo_low is not None and a.elo_high is not None
+    return a.elo, a.elo_low, a.elo_high
 
 
 def games(a: str, b: str, wins: int, draws: int, losses: int) -> list[Outcome]:
@@ -37,9 +46,9 @@ def test_two_players_elo_difference_is_the_logit_of_the_score(wins: int, draws: 
     assert not r.regularized
     # Fisher information of one logit parameter: n p (1 - p) per nat^2.
     se = ELO_PER_NAT / math.sqrt(n * s * (1 - s))
-    a = r.by_name("a")
-    assert a.elo_high - a.elo == pytest.approx(1.959964 * se, rel=1e-5)
-    assert a.elo - a.elo_low == pytest.approx(1.959964 * se, rel=1e-5)
+    elo, low, high = rated(r, "a")
+    assert high - elo == pytest.approx(1.959964 * se, rel=1e-5)
+    assert elo - low == pytest.approx(1.959964 * se, rel=1e-5)
 
 
 def test_anchor_shifts_all_ratings_and_keeps_differences() -> None:
@@ -48,7 +57,7 @@ def test_anchor_shifts_all_ratings_and_keeps_differences() -> None:
     r2 = compute_ratings(data, anchor="a")
     assert r2.by_name("a").elo == 0.0
     for x in "abc":
-        assert r1.by_name(x).elo - r1.by_name("a").elo == pytest.approx(r2.by_name(x).elo, abs=1e-6)
+        assert rated(r1, x)[0] - rated(r1, "a")[0] == pytest.approx(rated(r2, x)[0], abs=1e-6)
 
 
 def test_three_players_in_a_cycle_are_rated_equal() -> None:
@@ -70,14 +79,14 @@ def test_three_players_transitive_matches_hand_solution() -> None:
 
 
 def test_intervals_shrink_with_more_games() -> None:
-    small = compute_ratings(games("a", "b", 6, 2, 2), anchor="b").by_name("a")
-    big = compute_ratings(games("a", "b", 60, 20, 20), anchor="b").by_name("a")
-    assert small.elo == pytest.approx(big.elo)
-    width_small = small.elo_high - small.elo_low
-    width_big = big.elo_high - big.elo_low
-    assert width_big == pytest.approx(width_small / math.sqrt(10), rel=1e-6)
-    s_lo, s_hi = small.score_interval
-    b_lo, b_hi = big.score_interval
+    small = compute_ratings(games("a", "b", 6, 2, 2), anchor="b")
+    big = compute_ratings(games("a", "b", 60, 20, 20), anchor="b")
+    elo_small, low_small, high_small = rated(small, "a")
+    elo_big, low_big, high_big = rated(big, "a")
+    assert elo_small == pytest.approx(elo_big)
+    assert high_big - low_big == pytest.approx((high_small - low_small) / math.sqrt(10), rel=1e-6)
+    s_lo, s_hi = small.by_name("a").score_interval
+    b_lo, b_hi = big.by_name("a").score_interval
     assert b_hi - b_lo < s_hi - s_lo
 
 
@@ -87,7 +96,7 @@ def test_perfect_score_is_regularized_with_one_virtual_draw() -> None:
     # ten wins plus one virtual draw: 10.5 / 11
     s = 10.5 / 11
     assert r.by_name("a").elo == pytest.approx(400 * math.log10(s / (1 - s)), abs=1e-6)
-    assert math.isfinite(r.by_name("a").elo_high)
+    assert math.isfinite(rated(r, "a")[2])
     assert "virtual draw" in r.table()
 
 
@@ -132,7 +141,7 @@ def test_bad_input_is_a_clear_error() -> None:
         Outcome("a", "a", 1.0)
 
 
-def test_table_json_and_plot(tmp_path) -> None:
+def test_table_json_and_plot(tmp_path: Path) -> None:
     data = games("a", "b", 6, 2, 2) + games("b", "c", 5, 1, 4)
     r = compute_ratings(data, anchor="c")
     text = r.table()
