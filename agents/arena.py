@@ -533,6 +533,19 @@ def prepare_results(tournament: Tournament, path: Path, resume: bool) -> Results
     return data
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the driver is gone (even after ``kill -9``),
+    instead of waiting forever for work that will never come."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="arena-parent-watch").start()
+
+
 def _run_pool(
     todo: list[ScheduledGame], tournament: Tournament, jobs: int, record: Callable[[dict[str, Any]], None]
 ) -> None:
@@ -546,7 +559,12 @@ def _run_pool(
     remaining = list(todo)
     context = multiprocessing.get_context("spawn")
     while remaining:
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(remaining)), mp_context=context)
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(remaining)),
+            mp_context=context,
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
         pending: dict[Future[dict[str, Any]], ScheduledGame] = {}
         for game in remaining:
             attempts[game.game_id] += 1
