@@ -87,9 +87,15 @@ class _Answer:
 class GuiApp:
     """The game behind the window: a human against an AI, with undo."""
 
-    def __init__(self, ai: str = "mcts:time=1", human: object = BLACK, seed: int | None = None) -> None:
+    def __init__(
+        self, ai: str = "mcts:time=1", human: object = BLACK, seed: int | None = None, start: GameState | None = None
+    ) -> None:
         """``ai`` is a player spec (see ``agents.specs``), ``human`` the
-        person's colour, ``seed`` the AI's seed."""
+        person's colour, ``seed`` the AI's seed, ``start`` the position a new
+        game starts from (default: the standard start)."""
+        if start is not None and not isinstance(start, GameState):
+            raise TypeError(f"start must be a GameState or None, got {type(start).__name__}")
+        self.start = GameState.initial() if start is None else start
         parse_spec(ai)
         self.opponents = list(OPPONENTS)
         known = [spec for _, strengths in self.opponents for _, spec in strengths]
@@ -129,9 +135,10 @@ class GuiApp:
         return self._search_started is not None
 
     def new_game(self) -> None:
-        """Start again from the initial position (the colours stay)."""
-        self.history: list[Snapshot] = [Snapshot(GameState.initial())]
-        self.message = "New game. Click a square with a dot to move."
+        """Start again from the start position (the colours stay)."""
+        state, passed = _forced_pass(self.start)
+        self.history: list[Snapshot] = [Snapshot(state)]
+        self.message = "New game. Click a square with a dot to move." + passed
         self._restart_turn()
 
     def undo(self) -> None:
@@ -187,13 +194,9 @@ class GuiApp:
         last_time, total_time = list(prev.last_time), list(prev.total_time)
         last_time[mover] = seconds
         total_time[mover] += seconds
-        nxt = state.apply(action)
-        message = f"{PLAYER_NAMES[mover].capitalize()} played {action_name(action)}."
-        if not nxt.is_terminal() and nxt.legal_actions() == [PASS]:
-            message += f" {PLAYER_NAMES[nxt.player].capitalize()} has no legal move and passes."
-            nxt = nxt.apply(PASS)
+        nxt, passed = _forced_pass(state.apply(action))
         self.history.append(Snapshot(nxt, action, flipped, last_time, total_time))
-        self.message = message
+        self.message = f"{PLAYER_NAMES[mover].capitalize()} played {action_name(action)}." + passed
         self._restart_turn()
 
     def update(self) -> None:
@@ -407,6 +410,13 @@ class GuiApp:
         finally:
             pygame.display.quit()
         return 0
+
+
+def _forced_pass(state: GameState) -> tuple[GameState, str]:
+    """Play a forced pass (the rules allow nothing else) and say so."""
+    if state.is_terminal() or state.legal_actions() != [PASS]:
+        return state, ""
+    return state.apply(PASS), f" {PLAYER_NAMES[state.player].capitalize()} has no legal move and passes."
 
 
 def _wrap(text: str, width: int) -> list[str]:
