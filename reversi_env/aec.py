@@ -91,6 +91,24 @@ AGENTS = ("black_0", "white_0")
 _PLAYER_OF = {agent: player for player, agent in enumerate(AGENTS)}
 
 
+class ActionSpace(spaces.Discrete):
+    """``Discrete(65)`` whose ``contains`` answers a plain int without numpy.
+
+    AssertOutOfBoundsWrapper asks on every step; Gymnasium's generic check
+    builds numpy dtype info each time, which costs more than a move.
+    """
+
+    def __init__(self) -> None:
+        """The 65 actions: 0-63 place a disc, 64 passes."""
+        super().__init__(NUM_ACTIONS)
+
+    def contains(self, x: Any) -> bool:
+        """True for an integer action 0-64 (Python or numpy), as Discrete decides."""
+        if type(x) is int:
+            return 0 <= x < NUM_ACTIONS
+        return bool(super().contains(x))
+
+
 def make_observation_space() -> spaces.Dict:
     """A new observation space: ``Dict(observation=Box(0, 1, (8, 8, 2), int8), action_mask=Box(0, 1, (65,), int8))``.
 
@@ -108,10 +126,68 @@ def env(render_mode: str | None = None, max_moves: int | None = None, **kwargs: 
     """The Reversi AEC env with PettingZoo's standard wrappers for classic games:
     illegal actions end the game (-1), out-of-range ones fail an assert, call order is enforced."""
     wrapped: AECEnv = raw_env(render_mode=render_mode, max_moves=max_moves, **kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = AssertOutOfBoundsWrapper(wrapped)
+    wrapped = OrderEnforcingWrapper(wrapped)
     return wrapped
+
+
+# PettingZoo's wrappers find the per-step attributes (agent_selection, rewards,
+# terminations, ...) through ``__getattr__``, which runs only after a failed
+# lookup: one raised AttributeError per wrapper level, several times a step.
+# That cost more than the game itself (about 12 us per attribute through three
+# wrappers on the dev machine). These subclasses change nothing but the lookup:
+# a property that reads the raw env directly. OrderEnforcingWrapper's rule that
+# they cannot be read before reset() is kept.
+_GAME_ATTRIBUTES = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
+
+
+def _direct(name: str, *, before_reset_error: bool) -> property:
+    def get(self: Any) -> Any:
+        if before_reset_error and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    def set_(self: Any, value: Any) -> None:
+        setattr(self._raw, name, value)
+
+    return property(get, set_, doc=f"The raw env's ``{name}``, read directly.")
+
+
+class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's TerminateIllegalWrapper with direct attribute lookups (see above)."""
+
+    def __init__(self, env: AECEnv, illegal_reward: float) -> None:
+        """Wrap ``env``; an illegal action ends the game with ``illegal_reward`` for its author."""
+        self._raw = env.unwrapped
+        super().__init__(env, illegal_reward)
+
+
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's AssertOutOfBoundsWrapper with direct attribute lookups (see above)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        """Wrap ``env``; an action outside the action space fails an assert."""
+        self._raw = env.unwrapped
+        super().__init__(env)
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with direct attribute lookups (see above)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        """Wrap ``env``; reading game attributes or stepping before reset() is an error."""
+        self._raw = env.unwrapped
+        super().__init__(env)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+for _name in (*_GAME_ATTRIBUTES, "_cumulative_rewards"):
+    setattr(TerminateIllegalWrapper, _name, _direct(_name, before_reset_error=False))
+    setattr(AssertOutOfBoundsWrapper, _name, _direct(_name, before_reset_error=False))
+    setattr(OrderEnforcingWrapper, _name, _direct(_name, before_reset_error=_name in _GAME_ATTRIBUTES))
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwrapped env
@@ -143,7 +219,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
 
         self.possible_agents = list(AGENTS)
         self.agents = self.possible_agents[:]
-        self.action_spaces: dict[str, spaces.Discrete] = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.action_spaces: dict[str, spaces.Discrete] = {agent: ActionSpace() for agent in AGENTS}
         self.observation_spaces = {agent: make_observation_space() for agent in AGENTS}
         self._state = GameState.initial()
         self._prev_state: GameState | None = None

@@ -75,6 +75,21 @@ def reset_all(me: np.ndarray, opp: np.ndarray, color: np.ndarray, rng: np.ndarra
         reset_game(i, me, opp, color, rng, play_as)
 
 
+@njit(cache=True, inline="always")
+def _write_one(
+    i: np.int64, p: np.uint64, o: np.uint64, m: np.uint64, pass_legal: bool, obs: np.ndarray, mask: np.ndarray
+) -> None:
+    """Observation row ``i`` for the position with ``p`` to move, whose placements are ``m``."""
+    mask[i, PASS] = 1 if pass_legal else 0
+    for sq in range(64):
+        obs[i, sq >> 3, sq & 7, 0] = p & U1
+        obs[i, sq >> 3, sq & 7, 1] = o & U1
+        mask[i, sq] = m & U1
+        p >>= U1
+        o >>= U1
+        m >>= U1
+
+
 @njit(cache=True)
 def write_observations(me: np.ndarray, opp: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> None:
     """Fill ``obs`` (N, 8, 8, 2) int8 and ``mask`` (N, 65) int8 for positions
@@ -82,14 +97,8 @@ def write_observations(me: np.ndarray, opp: np.ndarray, obs: np.ndarray, mask: n
     when only it is legal, nothing when the game is over)."""
     for i in range(me.shape[0]):
         p, o = me[i], opp[i]
-        for sq in range(64):
-            bit = np.uint64(sq)
-            obs[i, sq >> 3, sq & 7, 0] = (p >> bit) & U1
-            obs[i, sq >> 3, sq & 7, 1] = (o >> bit) & U1
         m = legal_moves(p, o)
-        for sq in range(64):
-            mask[i, sq] = (m >> np.uint64(sq)) & U1
-        mask[i, PASS] = 1 if m == U0 and legal_moves(o, p) != U0 else 0
+        _write_one(i, p, o, m, m == U0 and legal_moves(o, p) != U0, obs, mask)
 
 
 @njit(cache=True)
@@ -104,15 +113,21 @@ def step_all(
     rewards: np.ndarray,
     done: np.ndarray,
     illegal: np.ndarray,
-    final_me: np.ndarray,
-    final_opp: np.ndarray,
+    final_obs: np.ndarray,
+    final_mask: np.ndarray,
+    final_discs: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
 ) -> None:
-    """One step of every game: the agent's action, then the opponent's reply.
+    """One step of every game: the agent's action, then the opponent's reply,
+    then the observation of what the agent sees next, all in one call.
 
     A game that ends (the agent's action was illegal, or nobody can place)
-    gets its reward, ``done`` and its final boards in ``final_me`` /
-    ``final_opp``, and is reset at once (same-step autoreset). An illegal
+    gets its reward, ``done``, its last observation in ``final_obs`` /
+    ``final_mask`` and its disc counts (agent's, opponent's) in
+    ``final_discs``, and is reset at once (same-step autoreset). An illegal
     action ends the game with reward -1 and leaves the position as it was.
+    Rows of the ``final_*`` arrays of games that did not end are left as they were.
     """
     for i in range(me.shape[0]):
         p, o = me[i], opp[i]
@@ -120,30 +135,39 @@ def step_all(
         m = legal_moves(p, o)
         ok = (a == PASS and m == U0) or (a < PASS and (m >> np.uint64(a)) & U1 != U0)
         rewards[i] = 0.0
-        done[i] = False
-        illegal[i] = False
+        illegal[i] = not ok
         if not ok:
             rewards[i] = -1.0
             done[i] = True
-            illegal[i] = True
+            _write_one(i, p, o, m, m == U0 and legal_moves(o, p) != U0, final_obs, final_mask)
         else:
             if a != PASS:
                 sq = np.uint64(a)
                 f = flips(p, o, sq)
                 p, o = p | f | (U1 << sq), o ^ f
-            if legal_moves(o, p) == U0 and legal_moves(p, o) == U0:
-                done[i] = True
+            mo = legal_moves(o, p)
+            if mo == U0:  # the opponent passes, or nobody can move
+                m = legal_moves(p, o)
+                done[i] = m == U0
             else:
-                p, o = _opponent_move(p, o, rng[i : i + 1])
-                done[i] = legal_moves(p, o) == U0 and legal_moves(o, p) == U0
+                sq = nth_square(mo, random_below(rng[i : i + 1], popcount(mo)))
+                f = flips(o, p, sq)
+                p, o = p ^ f, o | f | (U1 << sq)
+                m = legal_moves(p, o)
+                done[i] = m == U0 and legal_moves(o, p) == U0
             if done[i]:
                 diff = np.int64(popcount(p)) - np.int64(popcount(o))
                 if reward_mode == REWARD_WIN:
                     rewards[i] = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
                 else:
                     rewards[i] = diff / 64.0
+                _write_one(i, p, o, U0, False, final_obs, final_mask)
         if done[i]:
-            final_me[i], final_opp[i] = p, o
+            final_discs[i, 0] = popcount(p)
+            final_discs[i, 1] = popcount(o)
             reset_game(i, me, opp, color, rng, play_as)
+            p, o = me[i], opp[i]
+            m = legal_moves(p, o)  # a fresh game: the agent always has a placement
         else:
             me[i], opp[i] = p, o
+        _write_one(i, p, o, m, m == U0, obs, mask)

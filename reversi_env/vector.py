@@ -131,8 +131,11 @@ class ReversiVectorEnv(VectorEnv):
         rewards = np.empty(n, dtype=np.float64)
         done = np.empty(n, dtype=bool)
         illegal = np.empty(n, dtype=bool)
-        final_me = np.zeros(n, dtype=np.uint64)
-        final_opp = np.zeros(n, dtype=np.uint64)
+        final_obs = np.empty((n, 8, 8, 2), dtype=np.int8)
+        final_mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
+        final_discs = np.empty((n, 2), dtype=np.int64)
+        obs = np.empty((n, 8, 8, 2), dtype=np.int8)
+        mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
         color = self._color.copy()  # the kernel overwrites the colour of a game it restarts
         batch.step_all(
             self._me,
@@ -145,44 +148,46 @@ class ReversiVectorEnv(VectorEnv):
             rewards,
             done,
             illegal,
-            final_me,
-            final_opp,
+            final_obs,
+            final_mask,
+            final_discs,
+            obs,
+            mask,
         )
-        obs = self._observations()
+        self._mask = mask
         infos: dict[str, Any] = {}
         if done.any():
-            infos = self._final_infos(done, illegal, color == 1, final_me, final_opp)
-        return obs, rewards, done, np.zeros(n, dtype=bool), infos
+            infos = self._final_infos(done, illegal, color == 1, final_obs, final_mask, final_discs)
+        return {"observation": obs, "action_mask": mask.copy()}, rewards, done, np.zeros(n, dtype=bool), infos
 
     def _final_infos(
-        self, done: np.ndarray, illegal: np.ndarray, white: np.ndarray, final_me: np.ndarray, final_opp: np.ndarray
+        self,
+        done: np.ndarray,
+        illegal: np.ndarray,
+        white: np.ndarray,
+        final_obs: np.ndarray,
+        final_mask: np.ndarray,
+        final_discs: np.ndarray,
     ) -> dict[str, Any]:
         """SyncVectorEnv-style infos for the games that ended this step."""
-        idx = np.flatnonzero(done)
-        k = idx.size
-        fobs = np.empty((k, 8, 8, 2), dtype=np.int8)
-        fmask = np.empty((k, NUM_ACTIONS), dtype=np.int8)
-        batch.write_observations(final_me[idx], final_opp[idx], fobs, fmask)
-        final_obs = np.full(self.num_envs, None, dtype=object)
-        for j, i in enumerate(idx.tolist()):
-            final_obs[i] = {"observation": fobs[j], "action_mask": fmask[j]}
-        mine = np.zeros(self.num_envs, dtype=np.int64)
-        theirs = np.zeros(self.num_envs, dtype=np.int64)
-        mine[idx] = fobs[..., 0].sum(axis=(1, 2))
-        theirs[idx] = fobs[..., 1].sum(axis=(1, 2))
+        last_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(done).tolist():
+            last_obs[i] = {"observation": final_obs[i], "action_mask": final_mask[i]}
         ended = done & ~illegal
+        mine = np.where(ended, final_discs[:, 0], 0)
+        theirs = np.where(ended, final_discs[:, 1], 0)
         final_info: dict[str, Any] = {
-            "black_discs": np.where(white, theirs, mine) * ended,
+            "black_discs": np.where(white, theirs, mine),
             "_black_discs": ended.copy(),
-            "white_discs": np.where(white, mine, theirs) * ended,
+            "white_discs": np.where(white, mine, theirs),
             "_white_discs": ended.copy(),
-            "disc_difference": (mine - theirs) * ended,
+            "disc_difference": mine - theirs,
             "_disc_difference": ended.copy(),
             "illegal": illegal.copy(),
             "_illegal": illegal.copy(),
         }
         return {
-            "final_obs": final_obs,
+            "final_obs": last_obs,
             "_final_obs": done.copy(),
             "final_info": final_info,
             "_final_info": done.copy(),
