@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from reversi_env.observation import Observation
+import numpy as np
+
+from reversi_env.errors import InvalidPositionError
+from reversi_env.observation import Observation, state_from_observation
+from reversi_env.state import BLACK, GameState
 
 
 @runtime_checkable
@@ -29,3 +33,24 @@ def reset_agent(agent: object) -> None:
     reset = getattr(agent, "reset", None)
     if callable(reset):
         reset()
+
+
+def state_to_move(observation: Observation, player: object = BLACK) -> GameState:
+    """The position an agent to move sees, rebuilt from its observation.
+
+    Raises InvalidPositionError if the observation is malformed, if its mask
+    allows nothing (the game is over or it is not this agent's turn), or if the
+    mask disagrees with the discs on the planes.
+    """
+    state = state_from_observation(observation, player)
+    try:
+        mask = np.asarray(observation["action_mask"])
+    except (KeyError, TypeError, IndexError) as e:
+        raise InvalidPositionError(f"an observation needs an 'action_mask', got {observation!r}") from e
+    if mask.shape != (GameState.NUM_ACTIONS,):
+        raise InvalidPositionError(f"action_mask must have shape ({GameState.NUM_ACTIONS},), got {mask.shape}")
+    if not mask.any():
+        raise InvalidPositionError(f"the action_mask allows no action: the game is over or it is not my turn\n{state}")
+    if not np.array_equal(mask != 0, state.legal_mask() != 0):
+        raise InvalidPositionError(f"the action_mask disagrees with the discs on the planes\n{state}")
+    return state
