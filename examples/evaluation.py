@@ -1,0 +1,127 @@
+"""Progress of a learner in the RL examples: win rates against fixed agents, and a plot.
+
+Library-neutral: a policy is anything ``agents.adapt`` turns into a player (an
+SB3 model, a callable ``observation -> action``...). Games are full games
+through ``agents.play_game``, half with the learner as black, half as white.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from agents import Agent, play_game
+from agents.adapters import adapt
+from agents.ladder import GreedyAgent, RandomAgent
+
+BENCHMARKS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+"""The fixed opponents of the evaluation, each built from a seed."""
+
+
+@dataclass
+class EvalPoint:
+    """Win rates (a draw counts half) against each benchmark after ``timesteps`` steps."""
+
+    timesteps: int
+    minutes: float
+    win_rate: dict[str, float]
+
+
+def win_rate(player: object, opponent: Callable[[int], Agent], games: int, seed: int = 0) -> float:
+    """Score of ``player`` (anything ``adapt`` takes) over ``games`` games, half as
+    black, half as white, against fresh seeded opponents; a draw counts half.
+    Raises RuntimeError if a game is not played out (an illegal move, an error)."""
+    agent = adapt(player)
+    score = 0.0
+    for g in range(games):
+        other = opponent(seed + g)
+        as_black = g % 2 == 0
+        result = play_game(agent, other, time_limit=None) if as_black else play_game(other, agent, time_limit=None)
+        if result.reason != "end":  # a masked policy never plays illegally; a broken benchmark must be loud
+            raise RuntimeError(f"evaluation game not played out: {result.summary()}\n{result.details}")
+        mine = "black" if as_black else "white"
+        score += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
+    return score / games
+
+
+class Evaluator:
+    """Evaluates a policy now and then; keeps the history, prints each point."""
+
+    def __init__(self, games: int, benchmarks: tuple[str, ...] = (), start: float | None = None) -> None:
+        """``games`` per benchmark (names in BENCHMARKS, default all); ``start``: the
+        ``time.perf_counter()`` of the run's start (default now)."""
+        unknown = [b for b in benchmarks if b not in BENCHMARKS]
+        if unknown:
+            raise ValueError(f"unknown benchmarks {unknown}; choose among {list(BENCHMARKS)}")
+        if games < 1:
+            raise ValueError(f"games must be >= 1, got {games}")
+        self.games = games
+        self.benchmarks = benchmarks or tuple(BENCHMARKS)
+        self.start = time.perf_counter() if start is None else start
+        self.history: list[EvalPoint] = []
+
+    def evaluate(self, policy: object, timesteps: int) -> EvalPoint:
+        """Play the evaluation games of ``policy`` now and record the point."""
+        seed = len(self.history) * 1000
+        rates = {name: win_rate(policy, BENCHMARKS[name], self.games, seed) for name in self.benchmarks}
+        point = EvalPoint(int(timesteps), (time.perf_counter() - self.start) / 60, rates)
+        self.history.append(point)
+        shown = ", ".join(f"vs {name} {rate:.0%}" for name, rate in rates.items())
+        print(f"[{point.timesteps:>8} steps, {point.minutes:5.1f} min] {shown} ({self.games} games each)", flush=True)
+        return point
+
+    def save(self, path: Path) -> None:
+        """The history as JSON."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps([asdict(p) for p in self.history], indent=1))
+
+    def plot(self, path: Path, title: str) -> None:
+        """Win rate against each benchmark over timesteps, as a PNG."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+        for name in self.benchmarks:
+            steps = [p.timesteps for p in self.history]
+            ax.plot(steps, [100 * p.win_rate[name] for p in self.history], marker="o", label=f"vs {name}")
+        ax.axhline(90, color="grey", linestyle=":", linewidth=1)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("training timesteps (learner moves)")
+        ax.set_ylabel(f"win rate, % ({self.games} games; draw = half)")
+        ax.set_title(title)
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right")
+        fig.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path)
+        plt.close(fig)
+
+
+def add_evaluation_options(parser: argparse.ArgumentParser, every: int) -> None:
+    """``--eval-every``, ``--eval-games``, ``--benchmarks random,greedy`` and ``--plot PNG``."""
+
+    def names(text: str) -> tuple[str, ...]:
+        chosen = tuple(n.strip() for n in text.split(",") if n.strip())
+        unknown = [n for n in chosen if n not in BENCHMARKS]
+        if unknown or not chosen:
+            raise argparse.ArgumentTypeError(f"choose among {', '.join(BENCHMARKS)}, got {text!r}")
+        return chosen
+
+    def positive(text: str) -> int:
+        value = int(text)
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+        return value
+
+    parser.add_argument("--eval-every", type=positive, default=every, help=f"evaluate every N steps (default {every})")
+    parser.add_argument("--eval-games", type=positive, default=100, help="games per benchmark (default 100)")
+    parser.add_argument(
+        "--benchmarks", type=names, default=tuple(BENCHMARKS), help="evaluation opponents (default random,greedy)"
+    )
+    parser.add_argument("--plot", metavar="PNG", help="write a win-rate-vs-timesteps plot there")

@@ -1,0 +1,156 @@
+"""Train a MaskablePPO agent (sb3-contrib) on Reversi, watch it learn, then play it.
+
+    pip install 'reversi-env[sb3]'
+    python examples/train_maskable_ppo.py                       # the default run: a few minutes
+    python examples/train_maskable_ppo.py --opponent greedy --timesteps 500000
+    python examples/train_maskable_ppo.py --play                # play the saved model
+
+The learner plays a random colour each game against ``--opponent`` (an agent
+spec: random, greedy, positional, alphabeta:2, ...). Every ``--eval-every``
+steps it plays ``--eval-games`` games against RandomAgent and GreedyAgent
+through ``agents.play_game`` (half as black, half as white) and prints its win
+rate; ``--plot`` draws those win rates against timesteps. The model is saved to
+``--save`` (a .zip that ``MaskablePPO.load`` reads); ``agents.adapt(model)``
+turns it into a player for play_game, the arena, the CLI and the GUI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import gymnasium
+import torch
+from evaluation import Evaluator, add_evaluation_options
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.env_util import make_vec_env
+
+import reversi_env
+from agents import MoveRecord, play_game
+from agents.adapters import adapt
+from agents.specs import make_agent
+
+
+class EvalCallback(BaseCallback):
+    """Runs ``evaluator`` on the model every ``every`` steps."""
+
+    def __init__(self, evaluator: Evaluator, every: int) -> None:
+        """Evaluate with ``evaluator`` every ``every`` steps."""
+        super().__init__()
+        self.evaluator = evaluator
+        self.every = every
+        self._next = every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next += self.every
+            self.evaluator.evaluate(self.model, self.num_timesteps)
+        return True
+
+
+def make_env_factory(opponent: str) -> Callable[[], gymnasium.Env]:
+    """A factory of training envs: a random colour each game against ``opponent`` (a spec)."""
+
+    def make() -> gymnasium.Env:
+        # "random" uses the env's built-in random opponent: the same play, no Python agent per move.
+        other = None if opponent == "random" else make_agent(opponent)
+        return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=other, play_as="random")
+
+    return make
+
+
+def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
+    """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py)."""
+    return MaskablePPO(
+        "MultiInputPolicy",
+        env,
+        n_steps=n_steps,
+        batch_size=256,
+        n_epochs=4,
+        learning_rate=3e-4,
+        gamma=0.99,
+        ent_coef=0.01,
+        policy_kwargs={"net_arch": [256, 256]},
+        seed=seed,
+    )
+
+
+def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> None:
+    """Train for ``args.timesteps`` with evaluations (at the start, every
+    ``args.eval_every`` steps, at the end); save the model, its history and the plot."""
+    evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
+    callbacks = [*extra, EvalCallback(evaluator, args.eval_every)]
+    model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
+    if evaluator.history[-1].timesteps != model.num_timesteps:
+        evaluator.evaluate(model, model.num_timesteps)
+    save = Path(args.save)
+    save.parent.mkdir(parents=True, exist_ok=True)
+    model.save(save)
+    evaluator.save(save.with_suffix(".history.json"))
+    print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
+    if args.plot:
+        evaluator.plot(Path(args.plot), f"{type(model).__name__}: {args.title}")
+        print(f"plot: {args.plot}")
+
+
+def play(path: str, opponent: str) -> None:
+    """Load the model and show one game of it (black) against ``opponent``, move by move.
+
+    To play it yourself, load it with ``MaskablePPO.load`` and pass
+    ``agents.adapt(model)`` to the terminal game or the GUI.
+    """
+    agent = adapt(MaskablePPO.load(path))
+
+    def show(record: MoveRecord, after: reversi_env.GameState) -> None:
+        who = "model" if record.player == reversi_env.BLACK else opponent
+        print(f"{record.ply + 1:>2}. {who} plays {record.name}\n{after}\n", flush=True)
+
+    print(play_game(agent, make_agent(opponent), time_limit=None, on_move=show).summary())
+
+
+def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
+    """Options shared with selfplay_ppo.py: budget, model file, envs, seed, evaluation."""
+    parser.add_argument("--timesteps", type=int, default=150_000, help="training steps (learner moves), default 150000")
+    parser.add_argument("--save", default=save, help=f"model file to write (default {save})")
+    parser.add_argument("--n-envs", type=int, default=8, help="envs stepped together in this process (default 8)")
+    parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env (default 256)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
+    add_evaluation_options(parser, every=25_000)
+
+
+def check_common_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Rejects budgets below 1 with a usage error."""
+    for name in ("timesteps", "n_envs", "n_steps"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train (default) or show a game of the saved model (``--play``)."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common_options(p, save="models/maskable_ppo_reversi.zip")
+    p.add_argument("--opponent", default="random", help="training opponent, an agent spec (default random)")
+    p.add_argument("--play", action="store_true", help="load --save and show a game against --opponent")
+    args = p.parse_args(argv)
+    check_common_options(p, args)
+    try:
+        make_agent(args.opponent)
+    except ValueError as e:
+        p.error(f"--opponent: {e}")
+    torch.set_num_threads(1)  # small networks: one thread is faster and leaves a core to the envs
+    if args.play:
+        play(args.save, args.opponent)
+        return 0
+    args.title = f"vs {args.opponent}, {args.n_envs} envs, seed {args.seed}"
+    vec = make_vec_env(make_env_factory(args.opponent), n_envs=args.n_envs, seed=args.seed)
+    learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
