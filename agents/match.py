@@ -5,8 +5,8 @@
 - each player receives its own fresh copy of the observation, so nothing a
   player does to it can change the real game;
 - a forced pass is played for the player (it is not asked) and recorded;
-- a turn that takes longer than ``time_limit`` seconds loses ("timeout"); the
-  player runs in a daemon worker thread that is abandoned on a timeout, so a
+- a turn that takes longer than ``time_limit`` seconds loses ("timeout"); each
+  player runs in its own daemon worker thread, abandoned on a timeout, so a
   player that hangs forever still loses and ``play_game`` returns within
   ``time_limit`` plus a moment;
 - ``max_illegal`` illegal or malformed moves at one turn lose ("illegal"); the
@@ -247,35 +247,55 @@ class _Outcome:
     seconds: float = 0.0
 
 
-def _call(fn: Callable[..., object], args: Sequence[object], limit: float | None) -> _Outcome:
-    """Run ``fn(*args)``: in this thread without a limit, else in a daemon thread
-    that is abandoned after ``limit`` seconds (its result box is then never read)."""
-    if limit is None:
-        t0 = time.perf_counter()
-        try:
-            value = fn(*args)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException as e:
-            return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
-        return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
-
-    box: queue.SimpleQueue[_Outcome] = queue.SimpleQueue()
-
-    def work() -> None:
-        t0 = time.perf_counter()
-        try:
-            value = fn(*args)
-        except BaseException as e:
-            box.put(_Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0))
-        else:
-            box.put(_Outcome("ok", value=value, seconds=time.perf_counter() - t0))
-
-    threading.Thread(target=work, name="reversi-player-move", daemon=True).start()
+def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
+    """Call ``fn(*args)`` and time it; an exception becomes a "raised" outcome."""
+    t0 = time.perf_counter()
     try:
-        return box.get(timeout=max(limit, 0.0))
-    except queue.Empty:
-        return _Outcome("timeout", seconds=limit)
+        value = fn(*args)
+    except BaseException as e:
+        # Ctrl-C reaches only the main thread, and there it stops the game.
+        if isinstance(e, (KeyboardInterrupt, SystemExit)) and threading.current_thread() is threading.main_thread():
+            raise
+        return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
+    return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
+
+
+_Job = tuple[Callable[..., object], Sequence[object], "queue.SimpleQueue[_Outcome]"]
+
+
+class _PlayerThread:
+    """A daemon thread that runs one player's calls, one at a time.
+
+    Each call brings its own result box; after a timeout the thread is
+    abandoned (the game is over for its player) and whatever it returns later
+    lands in a box nobody reads. One thread per player and game saves starting
+    a thread per move.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[
+            tuple[Callable[..., object], Sequence[object], queue.SimpleQueue[_Outcome]] | None
+        ]
+        self._jobs = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="reversi-player-move", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, args, box = job
+            box.put(_run(fn, args))
+
+    def call(self, fn: Callable[..., object], args: Sequence[object], limit: float) -> _Outcome:
+        """``fn(*args)`` in the thread, or a "timeout" outcome after ``limit`` seconds."""
+        box: queue.SimpleQueue[_Outcome] = queue.SimpleQueue()
+        self._jobs.put((fn, args, box))
+        try:
+            return box.get(timeout=max(limit, 0.0))
+        except queue.Empty:
+            return _Outcome("timeout", seconds=limit)
+
+    def close(self) -> None:
+        """Let the thread end once its current call (if any) returns."""
+        self._jobs.put(None)
 
 
 def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove | None, start: object) -> None:
@@ -345,11 +365,18 @@ def play_game(
             start=None if start is None else start.compact(),
         )
 
+    threads = [_PlayerThread(), _PlayerThread()] if time_limit is not None else []
+
+    def call(color: Player, limit: float | None, fn: Callable[..., object], *args: object) -> _Outcome:
+        """Run a player's method: in its thread within ``limit`` seconds, or
+        right here when there is no limit."""
+        return _run(fn, args) if limit is None else threads[color].call(fn, args, limit)
+
     try:
         for color, agent in enumerate(players):
             reset = getattr(agent, "reset", None)
             if callable(reset):
-                out = _call(reset, (), time_limit)
+                out = call(color, time_limit, reset)
                 if out.kind == "timeout":
                     return finish("timeout", color, f"{PLAYER_NAMES[color]} took over {time_limit} s in reset()")
                 if out.kind == "raised":
@@ -370,7 +397,7 @@ def play_game(
                     remaining = None if deadline is None else deadline - time.monotonic()
                     if remaining is not None and remaining <= 0:
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
-                    out = _call(players[mover].act, (observe(state, mover),), remaining)
+                    out = call(mover, remaining, players[mover].act, observe(state, mover))
                     seconds += out.seconds
                     if out.kind == "timeout":
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
@@ -404,3 +431,6 @@ def play_game(
         if isinstance(e, MatchInterrupted):
             raise
         raise MatchInterrupted(finish("interrupted", None, "interrupted (Ctrl-C)")) from e
+    finally:
+        for thread in threads:
+            thread.close()

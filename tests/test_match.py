@@ -326,3 +326,12 @@ def test_summary_says_who_won_and_how() -> None:
     assert crashed.summary().startswith("black wins") and "white lost by an error" in crashed.summary()
     quit_ = play_game(Scripted(["D3", QuitGame()]), Scripted(["C5"]))
     assert quit_.summary() == "draw, 3-3 (black scripted, white scripted); black quit"
+
+
+def test_player_threads_end_with_the_game() -> None:
+    for seed in range(5):
+        play_game(RandomMover(seed), RandomMover(seed + 1), time_limit=10)
+    workers = [t for t in threading.enumerate() if t.name == "reversi-player-move"]
+    for t in workers:
+        t.join(10)
+    assert not any(t.is_alive() for t in workers)
