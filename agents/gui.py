@@ -74,6 +74,8 @@ class Snapshot:
     flipped: tuple[int, ...] = ()
     last_time: list[float] = field(default_factory=lambda: [0.0, 0.0])
     total_time: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    moves: tuple[str, ...] = ()
+    """Every ply from the start, in notation ("PASS" for a pass)."""
 
 
 @dataclass
@@ -137,7 +139,7 @@ class GuiApp:
     def new_game(self) -> None:
         """Start again from the start position (the colours stay)."""
         state, passed = _forced_pass(self.start)
-        self.history: list[Snapshot] = [Snapshot(state)]
+        self.history: list[Snapshot] = [Snapshot(state, moves=("PASS",) if passed else ())]
         self.message = "New game. Click a square with a dot to move." + passed
         self._restart_turn()
 
@@ -195,7 +197,8 @@ class GuiApp:
         last_time[mover] = seconds
         total_time[mover] += seconds
         nxt, passed = _forced_pass(state.apply(action))
-        self.history.append(Snapshot(nxt, action, flipped, last_time, total_time))
+        moves = (*prev.moves, action_name(action), *(("PASS",) if passed else ()))
+        self.history.append(Snapshot(nxt, action, flipped, last_time, total_time, moves))
         self.message = f"{PLAYER_NAMES[mover].capitalize()} played {action_name(action)}." + passed
         self._restart_turn()
 
@@ -348,6 +351,14 @@ class GuiApp:
         for line in _wrap(self.message, 36)[:3]:
             self._text(surface, line, (x0 + pad, y), 20, TEXT_COLOR)
             y += 20
+        if snap.moves:
+            y += 8
+            self._text(surface, f"Moves ({len(snap.moves)}):", (x0 + pad, y), 20, DIM_COLOR)
+            y += 20
+            record = " ".join("--" if m == "PASS" else m.lower() for m in snap.moves)
+            for line in _wrap(record, 36)[-4:]:
+                self._text(surface, line, (x0 + pad, y), 20, DIM_COLOR)
+                y += 20
         name, strengths = self.opponents[self.opponent]
         labels = {
             "new": "New game (N)",

@@ -90,6 +90,10 @@ def test_a_click_moves_and_the_ai_answers_and_the_panel_shows_times() -> None:
     assert lines[1].split() == ["last", f"{app.history[-1].last_time[0]:.2f}", "s", "total", lines[1].split()[4], "s"]
     assert float(lines[3].split()[1]) == pytest.approx(app.history[-1].last_time[1], abs=0.01)
     assert "White played" in app.message
+    replay = GameState.initial()
+    for m in app.history[-1].moves:
+        replay = replay.apply(m)
+    assert replay == app.state and app.history[-1].moves[0] == "D3"
     frame = frame_of(app)
     assert disc_pixel(frame, "D3") == BLACK_DISC
     white_move = app.history[-1].last_move
@@ -246,6 +250,8 @@ def test_a_forced_pass_is_played_and_announced() -> None:
     click_square(app, move)
     assert "White has no legal move and passes" in app.message
     assert app.state.player == 0 and not app.thinking
+    assert app.history[-1].moves == (move, "PASS")
+    assert app.state == start.apply(move).apply(PASS)
 
 
 def test_game_over_shows_the_score() -> None:
