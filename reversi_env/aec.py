@@ -281,6 +281,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self.agent_selection = AGENTS[start.player]
         if start.is_terminal():
             self._finish(terminated=True)
+            self._accumulate_rewards()
 
     def step(self, action: int) -> None:
         """Play ``action`` (0-63, or 64 = PASS) for the agent to move.
@@ -302,12 +303,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self.agent_selection = AGENTS[self._state.player]
         if self._state.is_terminal():
             self._finish(terminated=True)
+            self._accumulate_rewards()
         elif self.max_moves is not None and self._num_moves >= self.max_moves:
             self._finish(terminated=False)
-        else:
-            self.rewards = dict.fromkeys(self.agents, 0)
+        else:  # mid-game: every reward is 0, so there is nothing to accumulate
+            self.rewards = {AGENTS[BLACK]: 0, AGENTS[WHITE]: 0}
             self.infos = {AGENTS[BLACK]: {}, AGENTS[WHITE]: {}}
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -1,0 +1,186 @@
+"""Environment speed, side by side with its anchors, in one run.
+
+    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3]
+
+Prints: AEC ``env()`` steps/s with mask-sampled actions next to PettingZoo's
+``connect_four_v3`` in the same loop, and the ratio (target >= 5x), plus our env
+under PettingZoo's stock wrapper classes; raw_env step + observe in
+microseconds; the single-agent env's steps/s; the vector env's steps/s at
+N = 1, 64, 1024 (target >= 1,000,000 at N = 1024), next to pgx's othello on CPU
+when pgx is installed. Needs ``pip install '.[bench]'``.
+
+Every figure is the best of ``--rounds`` interleaved rounds. Rates are given
+per second of this process's CPU time (``time.process_time``), so other load on
+a shared machine does not count; the vector env also shows wall-clock rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils import wrappers
+
+import reversi_env
+from reversi_env import ReversiGymEnv, ReversiVectorEnv, raw_env
+
+
+def stock_wrapped_env() -> Any:
+    """Our raw_env under PettingZoo's own wrapper classes (``env()`` uses faster-lookup subclasses of them)."""
+    e = wrappers.TerminateIllegalWrapper(raw_env(), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
+
+
+def aec_steps_per_second(make: Callable[[], Any], steps: int, seed: int = 0) -> float:
+    """Steps/s (CPU) of a wrapped AEC env: ``env.last()``, a uniformly random legal action, ``env.step()``."""
+    env = make()
+    rng = random.Random(seed)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        env.reset(seed=seed + done)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[int(rng.random() * len(legal))])
+            env.step(action)
+            done += 1
+    return done / (time.process_time() - start)
+
+
+def raw_step_observe_us(games: int, seed: int = 0) -> float:
+    """CPU microseconds per ``raw_env.step`` + ``observe``, replaying recorded random games."""
+    rng = random.Random(seed)
+    env = raw_env()
+    recorded = []
+    for _ in range(games):
+        env.reset()
+        actions = []
+        while not any(env.terminations.values()):
+            legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+            actions.append(int(legal[int(rng.random() * len(legal))]))
+            env.step(actions[-1])
+        recorded.append(actions)
+    total = sum(len(a) for a in recorded)
+    start = time.process_time()
+    for actions in recorded:
+        env.reset()
+        for a in actions:
+            env.observe(env.agent_selection)
+            env.step(a)
+    return (time.process_time() - start) / total * 1e6
+
+
+def gym_steps_per_second(steps: int, seed: int = 0) -> float:
+    """Steps/s (CPU) of ReversiGymEnv (agent move + random opponent reply) with mask-sampled actions."""
+    env = ReversiGymEnv()
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    start = time.process_time()
+    for _ in range(steps):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, terminated, _, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+        if terminated:
+            env.reset()
+    return steps / (time.process_time() - start)
+
+
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of a bool mask (vectorised)."""
+    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+
+
+def vector_steps_per_second(n: int, steps: int, seed: int = 0) -> tuple[float, float]:
+    """Game steps/s of ReversiVectorEnv(n) inside ``step`` (CPU, wall); actions drawn outside the timer."""
+    env = ReversiVectorEnv(n, seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    env.step(random_legal(env.action_masks(), rng))  # compile / load the kernels
+    cpu = wall = 0.0
+    for _ in range(steps):
+        actions = random_legal(env.action_masks(), rng)
+        c, w = time.process_time(), time.perf_counter()
+        env.step(actions)
+        cpu += time.process_time() - c
+        wall += time.perf_counter() - w
+    return n * steps / cpu, n * steps / wall
+
+
+def pgx_steps_per_second(n: int, steps: int, seed: int = 0) -> float | None:
+    """pgx othello steps/s (CPU time) at batch n (jit + vmap, random legal actions), or None without pgx."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make("othello")
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+
+    @jax.jit
+    def act(key: Any, mask: Any) -> Any:
+        return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf), axis=-1)
+
+    key = jax.random.PRNGKey(seed)
+    state = init(jax.random.split(key, n))
+    state = step(state, act(key, state.legal_action_mask))
+    jax.block_until_ready(state)
+    start = time.process_time()
+    for _ in range(steps):
+        key, sub = jax.random.split(key)
+        state = step(state, act(sub, state.legal_action_mask))
+    jax.block_until_ready(state)
+    return n * steps / (time.process_time() - start)
+
+
+def best(rounds: int, measure: Callable[[], Any]) -> Any:
+    """The best of ``rounds`` runs (max for rates, taken element-wise on tuples)."""
+    runs = [measure() for _ in range(rounds)]
+    return tuple(max(col) for col in zip(*runs, strict=True)) if isinstance(runs[0], tuple) else max(runs)
+
+
+def main() -> None:
+    """Run every measurement and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=20000, help="AEC / gym steps per measurement")
+    parser.add_argument("--vector-steps", type=int, default=300, help="vector env step() calls per N")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is shown")
+    args = parser.parse_args()
+
+    import pettingzoo
+
+    def connect_four() -> Any:
+        return pettingzoo.make("aec", "classic/connect_four-v3")
+
+    aec_steps_per_second(reversi_env.env, 500)  # warm the kernels
+    ours = c4 = stock = 0.0
+    for _ in range(args.rounds):  # interleaved, so a burst of load hits both
+        ours = max(ours, aec_steps_per_second(reversi_env.env, args.steps))
+        c4 = max(c4, aec_steps_per_second(connect_four, args.steps // 4))
+        stock = max(stock, aec_steps_per_second(stock_wrapped_env, args.steps))
+    raw_us = min(raw_step_observe_us(100) for _ in range(args.rounds))
+    gym = best(args.rounds, lambda: gym_steps_per_second(args.steps))
+
+    print(f"{'measurement (per CPU second)':46s} {'reversi-env':>12s} {'anchor':>12s} {'ratio':>8s}")
+    print(f"{'AEC env() steps/s vs connect_four_v3':46s} {ours:12,.0f} {c4:12,.0f} {ours / c4:7.1f}x  (target >= 5x)")
+    print(f"{'  same, our env under the stock wrappers':46s} {stock:12,.0f} {c4:12,.0f} {stock / c4:7.1f}x")
+    print(f"{'raw_env step + observe (us)':46s} {raw_us:12.2f}")
+    print(f"{'ReversiGymEnv steps/s':46s} {gym:12,.0f}")
+    for n in (1, 64, 1024):
+        cpu, wall = best(args.rounds, lambda n=n: vector_steps_per_second(n, args.vector_steps * (10 if n == 1 else 1)))
+        p = pgx_steps_per_second(n, 50)
+        anchor, ratio = ("pgx n/a", "") if p is None else (f"{p:,.0f}", f"{cpu / p:7.1f}x")
+        target = "  (target >= 1,000,000)" if n == 1024 else ""
+        print(f"{f'ReversiVectorEnv steps/s, N = {n}':46s} {cpu:12,.0f} {anchor:>12s} {ratio:>8s}{target}")
+        print(f"{'  wall clock':46s} {wall:12,.0f}")
+
+
+if __name__ == "__main__":
+    main()
