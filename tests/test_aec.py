@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pettingzoo
 import pytest
+from gymnasium.spaces import Discrete
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import reversi_env
@@ -298,7 +300,31 @@ def test_constructor_rejects_bad_input(kwargs: dict[str, Any]) -> None:
         env(**kwargs)
 
 
-def test_order_is_enforced() -> None:
+@pytest.mark.parametrize("name", ["agents", "agent_selection", "rewards", "terminations", "truncations", "infos"])
+def test_order_is_enforced(name: str) -> None:
     e = env()
-    with pytest.raises(AttributeError):
-        _ = e.agent_selection
+    with pytest.raises(AttributeError, match="before reset"):
+        getattr(e, name)
+    with pytest.raises(AssertionError):  # PettingZoo's EnvLogger error for step before reset
+        e.step(19)
+
+
+def test_env_is_the_stock_wrapper_stack() -> None:
+    e = env()
+    layers = [e, e.env, e.env.env]
+    expected = [wrappers.OrderEnforcingWrapper, wrappers.AssertOutOfBoundsWrapper, wrappers.TerminateIllegalWrapper]
+    for layer, cls in zip(layers, expected, strict=True):
+        assert isinstance(layer, cls)
+    assert isinstance(e.env.env.env, raw_env) and e.unwrapped is e.env.env.env
+    e.reset()
+    for layer in layers:  # every layer sees the raw env's live attributes
+        assert layer.agent_selection == BLACK_AGENT and layer.rewards is e.unwrapped.rewards
+    e.step(parse_square("D3"))
+    assert [layer.agent_selection for layer in layers] == [WHITE_AGENT] * 3
+
+
+def test_action_space_agrees_with_discrete() -> None:
+    ours, reference = env().action_space(BLACK_AGENT), Discrete(65)
+    assert ours == reference
+    for x in (0, 64, 65, -1, np.int32(7), np.int64(70), 3.0, "3", None, True, np.array(5)):
+        assert ours.contains(x) == reference.contains(x), x
