@@ -120,8 +120,7 @@ class PlayerSpec:
             from agents.mcts import MCTSAgent
 
             if "sims" in o:
-                time_limit = float(o["time"]) if "time" in o else None
-                return MCTSAgent(simulations=int(o["sims"]), time_limit=time_limit, seed=seed)
+                return MCTSAgent(simulations=int(o["sims"]), seed=seed)
             return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed)
         if self.kind == "classic":
             assert seat is not None
@@ -182,6 +181,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
         if key in options:
             raise SpecError(f"{text!r}: option {key!r} given twice")
         options[key] = _number(text, key, value)
+    if "time" in options and "sims" in options:
+        raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N, not both")
     return options
 
 

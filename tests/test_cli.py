@@ -13,7 +13,10 @@ from pathlib import Path
 import pytest
 
 from agents.cli import main
-from agents.match import GameResult
+from agents.human import HumanPlayer, mcts_hint
+from agents.match import GameResult, QuitGame
+from reversi_env import GameState, parse_square
+from reversi_env.observation import observe
 
 PROMPT_END = "| Q]: "
 PROMPT_RE = re.compile(r"move \[([A-H1-8 ]+) \| hint \| help \| Q\]: $")
@@ -207,3 +210,43 @@ def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "reversi"
     done = subprocess.run([str(script), "play", "--help"], capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 0 and "reversi play" in done.stdout
+
+
+def scripted_human(lines: list[str], **kwargs: object) -> tuple[HumanPlayer, list[str]]:
+    said: list[str] = []
+    answers = iter(lines)
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    return HumanPlayer(0, read=read, write=said.append, **kwargs), said  # type: ignore[arg-type]
+
+
+def test_the_human_player_reprompts_until_a_legal_move() -> None:
+    human, said = scripted_human(["", "x9", "pass", "a1", "board", "help", "F5"])
+    assert human.act(observe(GameState.initial(), 0)) == parse_square("F5")
+    text = "\n".join(said)
+    assert "'x9' is not a move" in text and "You cannot pass" in text and "A1 is not legal here" in text
+    assert "Commands:" in text and "X to move" in text
+    assert sum(p.startswith("black (X) move [D3 C4 F5 E6") for p in said) == 7
+
+
+def test_the_human_player_quits_on_q_and_end_of_input_and_survives_a_broken_hint() -> None:
+    def broken_hint(observation: object) -> int:
+        raise RuntimeError("no search today")
+
+    human, said = scripted_human(["hint", "Q"], hint=broken_hint)
+    with pytest.raises(QuitGame, match="typed Q"):
+        human.act(observe(GameState.initial(), 0))
+    assert any("no hint available: RuntimeError: no search today" in s for s in said)
+    with pytest.raises(QuitGame, match="end of input"):
+        scripted_human([])[0].act(observe(GameState.initial(), 0))
+
+
+def test_hint_suggests_a_legal_move_from_mcts() -> None:
+    state = GameState.initial().apply("D3")
+    assert mcts_hint(observe(state, 1)) in state.legal_actions()

@@ -274,3 +274,13 @@ def test_the_window_loop_runs_posted_clicks() -> None:
     assert app.run(max_frames=50) == 0
     assert not app.running
     assert app.state == GameState.initial()  # E6 played, then undone
+
+
+def test_the_real_mcts_answers_in_the_worker() -> None:
+    app = GuiApp(ai="mcts:sims=200", seed=0)
+    click_square(app, "E6")
+    app.update()
+    assert app.thinking or app.state.player == app.human
+    wait_for_human(app)
+    assert len(app.history) == 3 and app.state.player == 0
+    assert app.history[-1].total_time[1] > 0

@@ -112,6 +112,7 @@ def test_target_specs_parse() -> None:
         ("mcts:time=-1", "> 0"),
         ("mcts:time=fast", "number"),
         ("mcts:speed=3", "unknown option 'speed'"),
+        ("mcts:time=1,sims=100", "not both"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
         ("human:seed=1", "unknown option"),
