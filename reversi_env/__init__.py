@@ -4,7 +4,8 @@ The rules core (``GameState``, ``perft``, notation, the error family) and the
 environments: ``env()`` / ``raw_env`` (PettingZoo AEC), ``ReversiGymEnv``
 (Gymnasium, one agent against an opponent) and ``ReversiVectorEnv`` (N games in
 one numba call). Importing registers ``pettingzoo.make("aec", "reversi_env/reversi-v0")``
-and ``gymnasium.make("reversi_env/Reversi-v0")``; pygame is imported only to draw.
+and ``gymnasium.make("reversi_env/Reversi-v0")`` (``gymnasium.make_vec`` gives the
+vector env); pygame is imported only to draw.
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ GYM_ENV_ID = "reversi_env/Reversi-v0"
 if AEC_ENV_ID not in _pettingzoo.aec_registry:
     _pettingzoo.register("aec", AEC_ENV_ID, entry_point="reversi_env.aec:env")
 if GYM_ENV_ID not in _gymnasium.registry:
-    _gymnasium.register(GYM_ENV_ID, entry_point="reversi_env.gym:ReversiGymEnv")
+    _gymnasium.register(
+        GYM_ENV_ID,
+        entry_point="reversi_env.gym:ReversiGymEnv",
+        vector_entry_point="reversi_env.vector:ReversiVectorEnv",
+    )
 
 __all__ = [
     "AEC_ENV_ID",

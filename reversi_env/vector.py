@@ -67,7 +67,8 @@ class ReversiVectorEnv(VectorEnv):
         if opponent != "random":
             raise ValueError(
                 f"ReversiVectorEnv plays only the built-in 'random' opponent, got {opponent!r}; for another "
-                "opponent use gymnasium.vector.SyncVectorEnv over ReversiGymEnv(opponent=...)"
+                "opponent use gymnasium.vector.SyncVectorEnv over ReversiGymEnv(opponent=...), e.g. "
+                'gymnasium.make_vec("reversi_env/Reversi-v0", n, vectorization_mode="sync", opponent=...)'
             )
         self.num_envs = int(num_envs)
         self._play_as = np.int64(parse_play_as(play_as))
@@ -176,16 +177,17 @@ class ReversiVectorEnv(VectorEnv):
         ended = done & ~illegal
         mine = np.where(ended, final_discs[:, 0], 0)
         theirs = np.where(ended, final_discs[:, 1], 0)
-        final_info: dict[str, Any] = {
-            "black_discs": np.where(white, theirs, mine),
-            "_black_discs": ended.copy(),
-            "white_discs": np.where(white, mine, theirs),
-            "_white_discs": ended.copy(),
-            "disc_difference": mine - theirs,
-            "_disc_difference": ended.copy(),
-            "illegal": illegal.copy(),
-            "_illegal": illegal.copy(),
-        }
+        final_info: dict[str, Any] = {}
+        if ended.any():  # as SyncVectorEnv does: a key only when some game has it
+            final_info["black_discs"] = np.where(white, theirs, mine)
+            final_info["_black_discs"] = ended.copy()
+            final_info["white_discs"] = np.where(white, mine, theirs)
+            final_info["_white_discs"] = ended.copy()
+            final_info["disc_difference"] = mine - theirs
+            final_info["_disc_difference"] = ended.copy()
+        if illegal.any():
+            final_info["illegal"] = illegal.copy()
+            final_info["_illegal"] = illegal.copy()
         return {
             "final_obs": last_obs,
             "_final_obs": done.copy(),

@@ -7,8 +7,10 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
 
+import reversi_env
 from reversi_env import GameState, InvalidMoveError, ReversiGymEnv, ReversiVectorEnv
 from reversi_env.notation import PASS
 from reversi_env.observation import observe, state_from_observation
@@ -114,7 +116,7 @@ def test_vector_illegal_action_ends_that_game_only() -> None:
     obs, rewards, terms, _, infos = vec.step(np.array([0, 19]))  # A1 is illegal, D3 legal
     assert list(terms) == [True, False] and rewards[0] == -1.0 and rewards[1] == 0.0
     assert infos["final_info"]["illegal"][0] and infos["final_info"]["_illegal"][0]
-    assert not infos["final_info"]["_black_discs"][0]
+    assert "black_discs" not in infos["final_info"]  # no disc counts for a game ended by an illegal action
     np.testing.assert_array_equal(infos["final_obs"][0]["observation"], start)  # nothing was played
     np.testing.assert_array_equal(obs["observation"][0], start)  # and it restarted
     assert obs["action_mask"][1].sum() > 0
@@ -173,3 +175,33 @@ def test_vector_step_rejects_bad_actions_and_keeps_the_games() -> None:
     with pytest.raises(ValueError):
         vec.reset(seed=[1, 2, 3])
     np.testing.assert_array_equal(vec.action_masks(), obs["action_mask"].astype(bool))
+
+
+def test_vector_env_matches_gymnasiums_sync_vector_env() -> None:
+    """Gymnasium's own SyncVectorEnv (same-step autoreset) over ReversiGymEnv is the reference:
+    same observations, rewards, terminations and the same infos layout, value for value."""
+    n, seed = 5, 77
+    ours = ReversiVectorEnv(n, play_as="random", reward="disc_diff")
+    reference = gymnasium.vector.SyncVectorEnv(
+        [lambda: ReversiGymEnv(play_as="random", reward="disc_diff") for _ in range(n)],
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+    got, want = ours.reset(seed=seed), reference.reset(seed=seed)
+    assert data_equivalence(got, want)
+    picker = np.random.default_rng(3)
+    ended = 0
+    for _ in range(120):
+        masks = np.stack(reference.call("action_masks"))
+        np.testing.assert_array_equal(ours.action_masks(), masks)
+        actions = _pick_actions(masks, picker, 0.01)
+        got, want = ours.step(actions), reference.step(actions)
+        assert data_equivalence(got, want), (got, want)
+        ended += int(got[2].sum())
+    assert ended >= n
+
+
+def test_make_vec_gives_the_vector_env() -> None:
+    vec = gymnasium.make_vec(reversi_env.GYM_ENV_ID, num_envs=3, play_as="white")
+    assert isinstance(vec.unwrapped, ReversiVectorEnv) and vec.num_envs == 3
+    obs, infos = vec.reset(seed=0)
+    assert obs["observation"].shape == (3, 8, 8, 2) and list(infos["player"]) == [1, 1, 1]
