@@ -15,6 +15,8 @@ observation has the agent to move (it may have only PASS) or the game over.
   reward -1, ``terminated=True``, ``info["illegal"] = True``, position unchanged.
   A value that is not an action at all (not an integer 0-64) raises
   ``InvalidMoveError``, as a malformed move does everywhere else.
+* No truncation of its own (a game lasts at most about 64 moves); for a cap,
+  ``gymnasium.make(..., max_episode_steps=k)`` adds Gymnasium's TimeLimit.
 * infos: ``{"player": 0 | 1}`` (the agent's colour) at reset; ``black_discs``,
   ``white_discs`` and ``disc_difference`` (agent minus opponent) at the end.
 * The opponent: any callable ``observation -> action`` or any object with

@@ -94,6 +94,26 @@ def test_default_opponent_is_uniform_and_seeded() -> None:
     assert colours[0] > 10 and colours[1] > 10
 
 
+def test_forced_pass_is_the_agents_only_legal_action() -> None:
+    env = ReversiGymEnv(play_as="random")
+    rng = np.random.default_rng(9)
+    for seed in range(200):
+        env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            if mask[PASS]:
+                assert mask.sum() == 1 and env.state.legal_actions() == [PASS]
+                before = env.state
+                info = env.step(PASS)[4]
+                assert "illegal" not in info
+                assert env.state.player == env.player or env.state.is_terminal()
+                assert env.state != before
+                return
+            _, _, terminated, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+    raise AssertionError("no forced pass in 200 random games")
+
+
 def test_illegal_action_ends_the_episode_without_an_exception() -> None:
     env = ReversiGymEnv()
     before, _ = env.reset(seed=0)
