@@ -141,14 +141,14 @@ def play_command(args: argparse.Namespace) -> int:
 
 def gui_command(args: argparse.Namespace) -> int:
     """``reversi gui``: the window."""
-    from agents.gui import run_gui
+    from agents.gui import GuiApp
 
     try:
-        parse_spec(args.ai)
-    except SpecError as e:
+        app = GuiApp(ai=args.ai, human=args.human, seed=args.seed)
+    except ValueError as e:
         print(f"reversi gui: error: {e}", file=sys.stderr)
         return 2
-    return run_gui(ai=args.ai, human=args.human, seed=args.seed)
+    return app.run()
 
 
 def build_parser() -> argparse.ArgumentParser:

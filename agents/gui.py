@@ -7,9 +7,10 @@ time, passes, the result, and buttons for a new game, undo, swapping colours
 and choosing the AI opponent and its strength (keys: N, U, S, A, +/-).
 
 The AI searches in a daemon worker thread, so the window keeps responding.
-Each search gets a freshly built agent and a generation number; a new game,
-undo or swap bumps the generation, so an answer that arrives late is dropped
-and an abandoned search touches nothing.
+Each search gets a freshly built agent (closed afterwards, so an external
+engine's process ends) and a generation number; a new game, undo or swap
+bumps the generation, so an answer that arrives late is dropped and an
+abandoned search touches nothing.
 
 ``GuiApp`` holds the game and has ``handle_event(event)``, ``update()`` and
 ``draw(surface)``; ``run()`` is only the window loop around them, so the app
@@ -98,7 +99,8 @@ class GuiApp:
         if start is not None and not isinstance(start, GameState):
             raise TypeError(f"start must be a GameState or None, got {type(start).__name__}")
         self.start = GameState.initial() if start is None else start
-        parse_spec(ai)
+        if parse_spec(ai).kind == "human":
+            raise ValueError("the window's opponent must be a program, not 'human' (you are the human)")
         self.opponents = list(OPPONENTS)
         known = [spec for _, strengths in self.opponents for _, spec in strengths]
         if ai not in known:
@@ -222,6 +224,7 @@ class GuiApp:
 
         def search() -> None:
             t0 = time.perf_counter()
+            agent = None
             try:
                 agent = make_agent(spec, color, seed=seed)
                 action = agent.act(observation)
@@ -229,6 +232,10 @@ class GuiApp:
                 answers.put(_Answer(generation, error=f"{type(e).__name__}: {e}", seconds=time.perf_counter() - t0))
             else:
                 answers.put(_Answer(generation, action, time.perf_counter() - t0))
+            finally:
+                close = getattr(agent, "close", None)  # an external engine ends its process
+                if callable(close):
+                    close()
 
         threading.Thread(target=search, name="reversi-gui-ai", daemon=True).start()
 
@@ -438,8 +445,3 @@ def _wrap(text: str, width: int) -> list[str]:
         else:
             lines.append(word)
     return lines
-
-
-def run_gui(ai: str = "mcts:time=1", human: object = BLACK, seed: int | None = None) -> int:
-    """Open the window: the person plays ``human`` against the ``ai`` spec."""
-    return GuiApp(ai=ai, human=human, seed=seed).run()

@@ -177,6 +177,7 @@ def test_two_programs_play_a_whole_game(tmp_path: Path) -> None:
         (["play", "--time", "-1"], "positive"),
         (["play", "--max-illegal", "0"], "max-illegal"),
         (["gui", "--ai", "alphabeta:x"], "integer"),
+        (["gui", "--ai", "human"], "must be a program"),
         (["fly"], "invalid choice"),
         ([], "required"),
     ],

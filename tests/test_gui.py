@@ -226,6 +226,8 @@ def test_opponent_and_strength_choices() -> None:
     assert custom.ai_spec == "alphabeta:3" and custom.opponents[0][0] == "Custom"
     with pytest.raises(ValueError):
         GuiApp(ai="nonsense")
+    with pytest.raises(ValueError, match="program"):
+        GuiApp(ai="human")
     with pytest.raises(TypeError):
         GuiApp(ai="random", start="start")  # type: ignore[arg-type]
 
@@ -284,3 +286,22 @@ def test_the_real_mcts_answers_in_the_worker() -> None:
     wait_for_human(app)
     assert len(app.history) == 3 and app.state.player == 0
     assert app.history[-1].total_time[1] > 0
+
+
+def test_an_external_engine_answers_and_its_process_ends() -> None:
+    app = GuiApp(ai="gtp:/usr/games/gtp-rhino")
+    click_square(app, "D3")
+    wait_for_human(app)
+    assert len(app.history) == 3 and not app.ai_failed, app.status()
+    for worker in threading.enumerate():
+        if worker.name == "reversi-gui-ai":
+            worker.join(WAIT)
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            children.append(stat.parent.name)
+    assert children == [], "the engine process should have ended"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import _thread
+import os
+import signal
 import threading
 import time
 
@@ -247,15 +248,20 @@ def test_no_time_limit_runs_in_the_calling_thread() -> None:
 
 
 def test_ctrl_c_raises_match_interrupted_with_the_game_so_far() -> None:
+    release = threading.Event()
+
     class Interrupter(RandomMover):
         def act(self, observation: dict[str, np.ndarray]) -> int:
             if self.calls == 2:
-                _thread.interrupt_main()  # a real SIGINT-style KeyboardInterrupt in the main thread
-                threading.Event().wait(2)
+                os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C while the main thread waits
+                release.wait(30)
             return super().act(observation)
 
-    with pytest.raises(MatchInterrupted) as info:
-        play_game(Interrupter(), RandomMover(), time_limit=5)
+    try:
+        with pytest.raises(MatchInterrupted) as info:
+            play_game(Interrupter(), RandomMover(), time_limit=30)
+    finally:
+        release.set()
     assert isinstance(info.value, KeyboardInterrupt)
     partial = info.value.result
     assert partial.reason == "interrupted"
