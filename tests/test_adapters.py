@@ -303,3 +303,18 @@ def test_board_given_to_classic_players_is_the_facade() -> None:
     play_game(Looker("X"), CourseRandomPlayer("O"))
     assert boards and all(isinstance(b, Board) for b in boards)
     assert len({id(b) for b in boards}) == len(boards)
+
+
+def test_a_real_maskable_ppo_model_plays_through_adapt() -> None:
+    from sb3_contrib import MaskablePPO
+
+    from agents.ladder import RandomAgent
+    from reversi_env.gym import ReversiGymEnv
+
+    model = MaskablePPO("MultiInputPolicy", ReversiGymEnv(), n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(32)
+    agent = adapt(model)
+    assert isinstance(agent, ModelAgent) and agent.masked
+    for black, white in ((model, RandomAgent(1)), (RandomAgent(2), model)):
+        result = play_game(black, white)
+        assert result.reason == "end", result.details  # masked: never an illegal move
