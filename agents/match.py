@@ -35,7 +35,7 @@ from typing import Any
 
 from agents.base import Agent
 from reversi_env.errors import InvalidMoveError
-from reversi_env.notation import PASS, action_name, parse_action, to_action
+from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
 
@@ -90,8 +90,9 @@ class GameResult:
     """The record of one game, JSON round-trippable with ``to_json``/``from_json``.
 
     ``black`` / ``white`` are the disc counts on the board when the game
-    stopped. ``winner`` is "black", "white" or "draw": by discs for "end" and
-    "quit", the opponent of ``loser`` for a timeout, illegal moves or an error.
+    stopped. ``winner`` is "black", "white" or "draw": by discs for "end",
+    "quit" and "interrupted", the opponent of ``loser`` for a timeout, illegal
+    moves or an error.
     ``moves`` holds every ply in notation ("D3", "PASS"), passes included, so the
     players alternate strictly from ``start`` (compact board text, None for the
     standard start). ``times`` holds each ply's thinking time in seconds (0 for
@@ -219,8 +220,7 @@ class GameResult:
             raise ValueError(f"loser must be None, 'black' or 'white', got {self.loser!r}")
         if len(self.times) != len(self.moves):
             raise ValueError(f"{len(self.moves)} moves but {len(self.times)} times")
-        for m in self.moves:
-            parse_action(m)
+        self.final_state()  # the start must parse and the moves replay legally
 
     def to_json(self, **kwargs: Any) -> str:
         """``json.dumps(self.to_dict(), **kwargs)``."""
@@ -253,8 +253,9 @@ def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
     try:
         value = fn(*args)
     except BaseException as e:
-        # Ctrl-C reaches only the main thread, and there it stops the game.
-        if isinstance(e, (KeyboardInterrupt, SystemExit)) and threading.current_thread() is threading.main_thread():
+        # Ctrl-C reaches only the main thread, and there it stops the game; a
+        # player's own sys.exit() is just its error.
+        if isinstance(e, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
             raise
         return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
     return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)

@@ -293,6 +293,8 @@ def test_json_round_trip() -> None:
         ('{"winner": "black", "black": 2, "white": 3, "moves": ["D3"], "times": []}', "times"),
         ('{"winner": "black", "black": 2, "white": 3, "moves": ["Z9"], "times": [0]}', "Z9"),
         ('{"winner": "black", "black": "many", "white": 3}', "malformed"),
+        ('{"winner": "black", "black": 2, "white": 3, "moves": ["A1"], "times": [0]}', "illegal move A1"),
+        ('{"winner": "black", "black": 2, "white": 3, "start": "XO"}', "board text"),
     ],
 )
 def test_bad_json_is_a_clear_error(text: str, needle: str) -> None:
@@ -341,3 +343,10 @@ def test_player_threads_end_with_the_game() -> None:
     for t in workers:
         t.join(10)
     assert not any(t.is_alive() for t in workers)
+
+
+@pytest.mark.parametrize("time_limit", [None, 5.0])
+def test_a_player_calling_sys_exit_just_loses(time_limit: float | None) -> None:
+    result = play_game(RandomMover(), Scripted([SystemExit(3)]), time_limit=time_limit)
+    assert (result.reason, result.loser) == ("error", "white")
+    assert "SystemExit" in result.details
