@@ -109,6 +109,10 @@ class ActionSpace(spaces.Discrete):
         return bool(super().contains(x))
 
 
+def _unknown_agent(agent: object) -> KeyError:
+    return KeyError(f"unknown agent {agent!r}: the agents are {', '.join(AGENTS)}")
+
+
 def make_observation_space() -> spaces.Dict:
     """A new observation space: ``Dict(observation=Box(0, 1, (8, 8, 2), int8), action_mask=Box(0, 1, (65,), int8))``.
 
@@ -231,11 +235,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of ``agent`` (the same object every call)."""
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise _unknown_agent(agent) from None
 
     def action_space(self, agent: str) -> spaces.Space:
         """The action space of ``agent`` (the same object every call)."""
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise _unknown_agent(agent) from None
 
     # -- the game --------------------------------------------------------------
 
@@ -252,7 +262,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation: own and opponent planes, and its legal-action mask."""
-        return observe(self._state, _PLAYER_OF[agent])
+        try:
+            player = _PLAYER_OF[agent]
+        except (KeyError, TypeError):
+            raise _unknown_agent(agent) from None
+        return observe(self._state, player)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game from the initial position, or from ``options["state"]`` (a GameState).

@@ -300,6 +300,15 @@ def test_constructor_rejects_bad_input(kwargs: dict[str, Any]) -> None:
         env(**kwargs)
 
 
+@pytest.mark.parametrize("agent", ["player_0", "black", None, ["black_0"]])
+def test_unknown_agents_are_named_in_the_error(agent: Any) -> None:
+    e = env()
+    e.reset()
+    for method in (e.observe, e.observation_space, e.action_space):
+        with pytest.raises(KeyError, match="black_0, white_0"):
+            method(agent)
+
+
 @pytest.mark.parametrize("name", ["agents", "agent_selection", "rewards", "terminations", "truncations", "infos"])
 def test_order_is_enforced(name: str) -> None:
     e = env()
