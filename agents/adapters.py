@@ -171,6 +171,8 @@ def adapt(obj: object, color: object = None) -> Agent:
     Raises TypeError for an object that cannot play.
     """
     seat = None if color is None else parse_player(color)
+    if inspect.isclass(obj):
+        raise TypeError(f"cannot make a player of the class {obj.__name__}: pass an instance, e.g. {obj.__name__}(...)")
     if isinstance(obj, Agent):
         return obj
     if callable(getattr(obj, "act", None)):

@@ -285,7 +285,7 @@ def test_a_model_with_the_wrong_shape_is_refused() -> None:
 
 
 def test_what_cannot_play_is_a_type_error() -> None:
-    for thing in (42, "random", None, [1, 2]):
+    for thing in (42, "random", None, [1, 2], SeededRandom, CourseRandomPlayer):
         with pytest.raises(TypeError, match="cannot make a player"):
             adapt(thing)
     with pytest.raises(InvalidPositionError):
