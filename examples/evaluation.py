@@ -31,15 +31,22 @@ class EvalPoint:
     win_rate: dict[str, float]
 
 
-def win_rate(player: object, opponent: Callable[[int], Agent], games: int, seed: int = 0) -> float:
-    """Score of ``player`` (anything ``adapt`` takes) over ``games`` games, half as
-    black, half as white, against fresh seeded opponents; a draw counts half.
-    Raises RuntimeError if a game is not played out (an illegal move, an error)."""
+SEATS = ("both", "black", "white")
+"""The colours a learner is evaluated in: alternating, or one of them."""
+
+
+def win_rate(player: object, opponent: Callable[[int], Agent], games: int, seed: int = 0, seat: str = "both") -> float:
+    """Score of ``player`` (anything ``adapt`` takes) over ``games`` games against
+    fresh seeded opponents, half as black and half as white (``seat="both"``) or
+    all in one colour; a draw counts half. Raises ValueError for an unknown seat,
+    RuntimeError if a game is not played out (an illegal move, an error)."""
+    if seat not in SEATS:
+        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
     agent = adapt(player)
     score = 0.0
     for g in range(games):
         other = opponent(seed + g)
-        as_black = g % 2 == 0
+        as_black = g % 2 == 0 if seat == "both" else seat == "black"
         result = play_game(agent, other, time_limit=None) if as_black else play_game(other, agent, time_limit=None)
         if result.reason != "end":  # a masked policy never plays illegally; a broken benchmark must be loud
             raise RuntimeError(f"evaluation game not played out: {result.summary()}\n{result.details}")
@@ -51,14 +58,19 @@ def win_rate(player: object, opponent: Callable[[int], Agent], games: int, seed:
 class Evaluator:
     """Evaluates a policy now and then; keeps the history, prints each point."""
 
-    def __init__(self, games: int, benchmarks: tuple[str, ...] = (), start: float | None = None) -> None:
+    def __init__(
+        self, games: int, benchmarks: tuple[str, ...] = (), start: float | None = None, seat: str = "both"
+    ) -> None:
         """``games`` per benchmark (names in BENCHMARKS, default all); ``start``: the
-        ``time.perf_counter()`` of the run's start (default now)."""
+        ``time.perf_counter()`` of the run's start (default now); ``seat``: see ``win_rate``."""
         unknown = [b for b in benchmarks if b not in BENCHMARKS]
         if unknown:
             raise ValueError(f"unknown benchmarks {unknown}; choose among {list(BENCHMARKS)}")
         if games < 1:
             raise ValueError(f"games must be >= 1, got {games}")
+        if seat not in SEATS:
+            raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+        self.seat = seat
         self.games = games
         self.benchmarks = benchmarks or tuple(BENCHMARKS)
         self.start = time.perf_counter() if start is None else start
@@ -67,11 +79,12 @@ class Evaluator:
     def evaluate(self, policy: object, timesteps: int) -> EvalPoint:
         """Play the evaluation games of ``policy`` now and record the point."""
         seed = len(self.history) * 1000
-        rates = {name: win_rate(policy, BENCHMARKS[name], self.games, seed) for name in self.benchmarks}
+        rates = {name: win_rate(policy, BENCHMARKS[name], self.games, seed, self.seat) for name in self.benchmarks}
         point = EvalPoint(int(timesteps), (time.perf_counter() - self.start) / 60, rates)
         self.history.append(point)
         shown = ", ".join(f"vs {name} {rate:.0%}" for name, rate in rates.items())
-        print(f"[{point.timesteps:>8} steps, {point.minutes:5.1f} min] {shown} ({self.games} games each)", flush=True)
+        games = f"{self.games} games each" + ("" if self.seat == "both" else f", as {self.seat}")
+        print(f"[{point.timesteps:>8} steps, {point.minutes:5.1f} min] {shown} ({games})", flush=True)
         return point
 
     def save(self, path: Path) -> None:

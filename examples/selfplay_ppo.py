@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     seeds = iter(range(args.seed, args.seed + args.n_envs))
 
     def make() -> gymnasium.Env:
-        return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=pool.opponent(seed=next(seeds)), play_as="random")
+        return gymnasium.make(
+            reversi_env.GYM_ENV_ID, opponent=pool.opponent(seed=next(seeds)), play_as="random", reward=args.reward
+        )
 
     model = new_model(make_vec_env(make, n_envs=args.n_envs, seed=args.seed), args.n_steps, args.seed)
     pool.add(frozen(model))  # the untrained policy; the envs first reset inside learn()

@@ -52,13 +52,13 @@ class EvalCallback(BaseCallback):
         return True
 
 
-def make_env_factory(opponent: str) -> Callable[[], gymnasium.Env]:
+def make_env_factory(opponent: str, reward: str) -> Callable[[], gymnasium.Env]:
     """A factory of training envs: a random colour each game against ``opponent`` (a spec)."""
 
     def make() -> gymnasium.Env:
         # "random" uses the env's built-in random opponent: the same play, no Python agent per move.
         other = None if opponent == "random" else make_agent(opponent)
-        return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=other, play_as="random")
+        return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=other, play_as="random", reward=reward)
 
     return make
 
@@ -119,6 +119,9 @@ def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
     parser.add_argument("--n-envs", type=int, default=8, help="envs stepped together in this process (default 8)")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env (default 256)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--reward", choices=["win", "disc_diff"], default="win", help="+1/-1/0, or the final disc difference / 64"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     add_evaluation_options(parser, every=25_000)
 
@@ -147,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         play(args.save, args.opponent)
         return 0
     args.title = f"vs {args.opponent}, {args.n_envs} envs, seed {args.seed}"
-    vec = make_vec_env(make_env_factory(args.opponent), n_envs=args.n_envs, seed=args.seed)
+    vec = make_vec_env(make_env_factory(args.opponent, args.reward), n_envs=args.n_envs, seed=args.seed)
     learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
     return 0
 

@@ -18,6 +18,7 @@ This module does not import ray; ``rllib_env()`` does, when it is called::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ class RLlibObservationWrapper(BaseWrapper):
                 )
             planes = inner["observation"]
             mask = inner[ACTION_MASK]
-            shape: tuple[int, ...] = planes.shape
+            shape: tuple[int, ...] = tuple(planes.shape or ())
             if flatten:
                 shape = (int(np.prod(shape)),)
             self._spaces[agent] = spaces.Dict(
@@ -72,12 +73,17 @@ class RLlibObservationWrapper(BaseWrapper):
 
     def observe(self, agent: Any) -> dict[str, np.ndarray]:
         """``agent``'s observation in RLlib's layout (fresh arrays)."""
-        obs = self.env.observe(agent)
-        planes = np.asarray(obs["observation"], dtype=np.float32)
-        return {
-            OBSERVATIONS: planes.reshape(-1) if self.flatten else planes,
-            ACTION_MASK: obs[ACTION_MASK],
-        }
+        return rllib_observation(self.env.observe(agent), flatten=self.flatten)
+
+
+def rllib_observation(observation: Mapping[str, Any], *, flatten: bool = False) -> dict[str, np.ndarray]:
+    """An env observation (``observation`` / ``action_mask``) in RLlib's layout:
+    what the wrapper gives a policy, for calling a trained module outside RLlib."""
+    planes = np.asarray(observation["observation"], dtype=np.float32)
+    return {
+        OBSERVATIONS: planes.reshape(-1) if flatten else planes,
+        ACTION_MASK: np.array(observation[ACTION_MASK], dtype=np.int8),
+    }
 
 
 def rllib_env(*, flatten: bool = True, max_moves: int | None = None) -> Any:
