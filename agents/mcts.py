@@ -202,15 +202,16 @@ def _select(tree: np.ndarray, node: np.int64, c: np.float64, puct: bool) -> np.i
         if s == WIN:
             return np.int64(i)
         n = ch.visits
-        if puct:
+        if s == DRAW:
+            # A proven draw is worth exactly 0 and has nothing left to explore.
+            score = 0.0
+        elif puct:
             q = 0.0 if n == 0 else ch.value / n
             score = q + c * ch.prior * explore / (1.0 + n)
+        elif n == 0:
+            return np.int64(i)
         else:
-            if n == 0:
-                return np.int64(i)
             score = ch.value / n + c * math.sqrt(explore / n)
-        if s == DRAW:
-            score -= 0.0 if n == 0 else ch.value / n
         if score > best:
             best = score
             best_i = np.int64(i)
@@ -359,12 +360,14 @@ class SearchResult:
     """What a search found. ``actions`` are the root's legal actions;
     ``visits[i]`` and ``values[i]`` (mean result in [-1, 1] for the player to
     move, 0 if unvisited) belong to ``actions[i]``. ``value`` estimates the
-    position for the player to move. ``proven`` is "win", "loss" or "draw" when
+    position for the player to move. ``nodes`` is the tree's size (or the
+    positions the endgame solver visited). ``proven`` is "win", "loss" or "draw" when
     the search proved it, else None; ``disc_difference`` is the exact final
     disc difference under best play when the endgame was solved exactly (then
     ``values`` hold the sign of each move's result, exact for the best moves).
     ``reused`` counts the visits the root kept from the previous search (tree
-    reuse); the root's children then hold ``reused - 1 + simulations`` visits."""
+    reuse): its children then hold ``reused - 1 + simulations`` visits, the
+    first visit having expanded it (a new tree: ``simulations``)."""
 
     action: int
     actions: tuple[int, ...]
