@@ -4,15 +4,16 @@
     reversi gui                                          the window
     reversi arena ... / reversi ratings ...              tournaments (agents.arena_cli)
 
-Exit status: 0 after a game (whoever won), 2 for a bad command line or player
-spec, 130 after Ctrl-C (the result so far is printed, and saved with --save).
+Exit status: 0 after a game (whoever won), 1 if --save could not write the
+record, 2 for a bad command line or player spec, 130 after Ctrl-C (the result
+so far is printed, and saved with --save).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from agents import arena_cli
@@ -57,10 +58,10 @@ class TerminalDisplay:
     """Prints the board in the classic layout, the counts, the last move, the
     legal moves and each side's last and total thinking time (an ``on_move``)."""
 
-    def __init__(self, names: tuple[str, str], write: object = print) -> None:
+    def __init__(self, names: tuple[str, str], write: Callable[[str], object] = print) -> None:
         """``names`` are the two players' specs, for the side lines."""
         self.names = names
-        self.write = write if callable(write) else print
+        self.write = write
         self.last = [0.0, 0.0]
         self.total = [0.0, 0.0]
         self.last_move: str | None = None
@@ -95,7 +96,15 @@ class TerminalDisplay:
         self.show(state)
 
 
-def _finish(result: GameResult, save: str | None) -> None:
+def _close(players: list[object]) -> None:
+    for p in players:
+        close = getattr(p, "close", None)  # external engines end their process
+        if callable(close):
+            close()
+
+
+def _finish(result: GameResult, save: str | None) -> int:
+    """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
     print(f"Game over: {result.summary()}")
     if result.reason in ("timeout", "illegal", "error") and result.details:
@@ -103,16 +112,27 @@ def _finish(result: GameResult, save: str | None) -> None:
     print(f"transcript: {result.transcript}")
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
     if save:
-        Path(save).write_text(result.to_json(indent=2) + "\n")
+        try:
+            Path(save).write_text(result.to_json(indent=2) + "\n")
+        except OSError as e:
+            print(f"reversi play: cannot save the game to {save}: {e}", file=sys.stderr)
+            return 1
         print(f"saved to {save}")
+    return 0
 
 
 def play_command(args: argparse.Namespace) -> int:
     """``reversi play``: one game at the terminal."""
     specs = (args.black, args.white)
+    if args.save and not Path(args.save).expanduser().resolve().parent.is_dir():
+        print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
+        return 2
+    players: list[object] = []
     try:
-        players = [parse_spec(s).build(color, seed=args.seed, default_time=args.time) for color, s in enumerate(specs)]
+        for color, spec in enumerate(specs):
+            players.append(parse_spec(spec).build(color, seed=args.seed, default_time=args.time))
     except SpecError as e:
+        _close(players)
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2
     has_human = any(parse_spec(s).kind == "human" for s in specs)
@@ -131,12 +151,8 @@ def play_command(args: argparse.Namespace) -> int:
         _finish(e.result, args.save)
         return 130
     finally:
-        for p in players:
-            close = getattr(p, "close", None)
-            if callable(close):
-                close()
-    _finish(result, args.save)
-    return 0
+        _close(players)
+    return _finish(result, args.save)
 
 
 def gui_command(args: argparse.Namespace) -> int:

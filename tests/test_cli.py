@@ -178,6 +178,7 @@ def test_two_programs_play_a_whole_game(tmp_path: Path) -> None:
         (["play", "--max-illegal", "0"], "max-illegal"),
         (["gui", "--ai", "alphabeta:x"], "integer"),
         (["gui", "--ai", "human"], "must be a program"),
+        (["play", "--save", "/no/such/dir/game.json"], "no such directory"),
         (["fly"], "invalid choice"),
         ([], "required"),
     ],
