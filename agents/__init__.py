@@ -8,6 +8,7 @@ from agents.evaluator import Evaluator
 from agents.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
 from agents.match import GameResult, MatchInterrupted, MoveRecord, QuitGame, play_game
 from agents.mcts import MCTSAgent, SearchResult
+from agents.specs import make_agent
 
 __all__ = [
     "Agent",
@@ -24,6 +25,7 @@ __all__ = [
     "SearchResult",
     "adapt",
     "ladder_agent",
+    "make_agent",
     "play_game",
     "reset_agent",
     "state_to_move",
