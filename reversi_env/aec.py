@@ -73,6 +73,7 @@ shows the whole board).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import gymnasium
@@ -141,21 +142,26 @@ def env(render_mode: str | None = None, max_moves: int | None = None, **kwargs: 
 # lookup: one raised AttributeError per wrapper level, several times a step.
 # That cost more than the game itself (about 12 us per attribute through three
 # wrappers on the dev machine). These subclasses change nothing but the lookup:
-# a property that reads the raw env directly. OrderEnforcingWrapper's rule that
-# they cannot be read before reset() is kept.
-_GAME_ATTRIBUTES = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
+# a property whose getter (a C-level ``attrgetter``) reads the raw env directly.
+# OrderEnforcingWrapper's rule that they cannot be read before reset() is kept:
+# its getters go through ``_live``, which reset() sets; until then the getter
+# fails and Python falls back to the stock ``__getattr__``, which raises.
+_GAME_ATTRIBUTES = (
+    "agents",
+    "agent_selection",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
 
 
-def _direct(name: str, *, before_reset_error: bool) -> property:
-    def get(self: Any) -> Any:
-        if before_reset_error and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
-
+def _direct(path: str, name: str) -> property:
     def set_(self: Any, value: Any) -> None:
         setattr(self._raw, name, value)
 
-    return property(get, set_, doc=f"The raw env's ``{name}``, read directly.")
+    return property(attrgetter(f"{path}.{name}"), set_, doc=f"The raw env's ``{name}``, read directly.")
 
 
 class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
@@ -184,14 +190,19 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         self._raw = env.unwrapped
         super().__init__(env)
 
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the game; from now on the game attributes can be read."""
+        self._live = self._raw
+        super().reset(seed=seed, options=options)
+
     def __str__(self) -> str:
         return str(self.env)
 
 
-for _name in (*_GAME_ATTRIBUTES, "_cumulative_rewards"):
-    setattr(TerminateIllegalWrapper, _name, _direct(_name, before_reset_error=False))
-    setattr(AssertOutOfBoundsWrapper, _name, _direct(_name, before_reset_error=False))
-    setattr(OrderEnforcingWrapper, _name, _direct(_name, before_reset_error=_name in _GAME_ATTRIBUTES))
+for _name in _GAME_ATTRIBUTES:
+    setattr(TerminateIllegalWrapper, _name, _direct("_raw", _name))
+    setattr(AssertOutOfBoundsWrapper, _name, _direct("_raw", _name))
+    setattr(OrderEnforcingWrapper, _name, _direct("_live", _name))
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwrapped env
