@@ -103,7 +103,7 @@ class ReversiVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Start all N games; infos hold each agent's colour in ``"player"``."""
+        """Start all N games; infos hold each agent's colour in ``"player"``. ``options`` are ignored."""
         seeds = self._check_seed(seed)
         if seeds is None:
             seeds, self._default_seed = self._default_seed, None
