@@ -22,7 +22,8 @@ from reversi_env.vector import ReversiVectorEnv
 
 AEC_ENV_ID = "reversi_env/reversi-v0"
 GYM_ENV_ID = "reversi_env/Reversi-v0"
-if AEC_ENV_ID not in _pettingzoo.aec_registry:
+# PettingZoo's registry (pettingzoo.make) is recent; without it, reversi_env.env() is the way in.
+if hasattr(_pettingzoo, "register") and AEC_ENV_ID not in _pettingzoo.aec_registry:
     _pettingzoo.register("aec", AEC_ENV_ID, entry_point="reversi_env.aec:env")
 if GYM_ENV_ID not in _gymnasium.registry:
     _gymnasium.register(
