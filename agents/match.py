@@ -313,11 +313,16 @@ def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove |
 
 
 def _as_agent(player: object, color: Player) -> Agent:
-    """An Agent as is; anything else through ``adapt`` (a callable, a model, a
-    classic player)."""
+    """An Agent as is; a player spec string built by ``make_agent``; anything
+    else through ``adapt`` (a callable, a model, a classic player)."""
     if isinstance(player, Agent):
         return player
-    from agents.adapters import adapt  # adapters import QuitGame from here
+    # Imported here: adapters and specs import QuitGame from this module.
+    if isinstance(player, str):
+        from agents.specs import make_agent
+
+        return make_agent(player, color)
+    from agents.adapters import adapt
 
     return adapt(player, color=color)
 
@@ -333,7 +338,8 @@ def play_game(
 ) -> GameResult:
     """Play one game, ``black`` against ``white``, and return its record.
 
-    Players are Agents (anything else goes through ``agents.adapt``).
+    Players are Agents, player spec strings ("greedy", "mcts:time=1", see
+    ``agents.specs``) or anything ``agents.adapt`` accepts.
     ``time_limit`` is per turn, in seconds (None: no limit, and players run in
     the calling thread). ``on_move(record, state)`` is called after every ply.
     ``start`` is the position to start from (default: the standard start).

@@ -274,3 +274,11 @@ def test_python_specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_gtp_spec_with_a_missing_engine_is_a_spec_error(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="cannot start engine"):
         make_agent(f"gtp:{tmp_path / 'no-engine'}")
+
+
+def test_play_game_takes_spec_strings() -> None:
+    result = play_game("random:seed=1", "alphabeta:1")
+    assert (result.black_name, result.white_name) == ("random", "alphabeta-1")
+    assert result.reason == "end"
+    with pytest.raises(SpecError, match="unknown player"):
+        play_game("nonsense", "random")
