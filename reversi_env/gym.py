@@ -153,6 +153,7 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """New game: the agent's colour, then the opponent's opening move if the agent is white."""
         super().reset(seed=seed)
+        self._done = True  # until this reset succeeds: a failed one leaves nothing to step
         if seed is not None or self._rng is None:
             self._rng = bb.make_rng(kernel_seed(self.np_random))
         player = self._play_as

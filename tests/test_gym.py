@@ -190,6 +190,8 @@ def test_bad_opponent_raises_opponent_error_and_keeps_the_position(opponent: Any
     white = ReversiGymEnv(opponent=opponent, play_as="white")
     with pytest.raises(OpponentError):
         white.reset(seed=0)
+    with pytest.raises(gymnasium.error.ResetNeeded):  # a failed reset leaves no game to play on
+        white.step(parse_square("D3"))
 
 
 @pytest.mark.parametrize(
