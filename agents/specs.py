@@ -228,7 +228,7 @@ def load_file_module(path: str) -> ModuleType:
     name = f"_reversi_player_{file.stem}_{abs(hash(str(file))):x}"
     if name in sys.modules:
         return sys.modules[name]
-    sys.modules.setdefault("board", classic)
+    classic.register_board_module()
     module_spec = importlib.util.spec_from_file_location(name, file)
     if module_spec is None or module_spec.loader is None:
         raise SpecError(f"cannot import {str(file)!r} as a Python module")

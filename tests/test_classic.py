@@ -180,3 +180,16 @@ def test_display_shows_the_classic_layout(capsys: pytest.CaptureFixture[str]) ->
     assert any("2 / 1.5 / 3.25" in line for line in out)
     Board().display()
     assert "A B C D E F G H" in capsys.readouterr().out
+
+
+def test_register_board_module_lets_course_files_import_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from agents import classic
+
+    monkeypatch.delitem(sys.modules, "board", raising=False)
+    classic.register_board_module()
+    import board  # type: ignore[import-not-found]
+
+    assert board.Board is Board
+    assert isinstance(board.Board(), Board)
