@@ -202,7 +202,7 @@ def board_image(
     size = _check_size(size)
     surface = pygame.Surface((size, size))
     draw_board(surface, state, last_move=last_move, flipped=flipped, hints=hints, size=size)
-    return np.ascontiguousarray(pygame.surfarray.array3d(surface).transpose(1, 0, 2), dtype=np.uint8)
+    return np.frombuffer(pygame.image.tobytes(surface, "RGB"), dtype=np.uint8).reshape(size, size, 3).copy()
 
 
 class BoardWindow:
