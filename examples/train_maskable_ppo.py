@@ -3,7 +3,8 @@
     pip install 'reversi-env[sb3]'
     python examples/train_maskable_ppo.py                       # the default run: a few minutes
     python examples/train_maskable_ppo.py --opponent greedy --timesteps 500000
-    python examples/train_maskable_ppo.py --play                # play the saved model
+    python examples/train_maskable_ppo.py --play                # you against the saved model
+    python examples/train_maskable_ppo.py --play --gui          # the same, in the window
 
 The learner plays a random colour each game against ``--opponent`` (an agent
 spec: random, greedy, positional, alphabeta:2, ...). Every ``--eval-every``
@@ -11,12 +12,15 @@ steps it plays ``--eval-games`` games against RandomAgent and GreedyAgent
 through ``agents.play_game`` (half as black, half as white) and prints its win
 rate; ``--plot`` draws those win rates against timesteps. The model is saved to
 ``--save`` (a .zip that ``MaskablePPO.load`` reads); ``agents.adapt(model)``
-turns it into a player for play_game, the arena, the CLI and the GUI.
+turns it into a player for play_game and the arena, and the player spec
+``python:examples/train_maskable_ppo.py:trained_agent`` brings it to
+``reversi play`` and ``reversi gui``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -30,9 +34,13 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 
 import reversi_env
-from agents import MoveRecord, play_game
+from agents import Agent, play_game
 from agents.adapters import adapt
 from agents.specs import make_agent
+
+DEFAULT_SAVE = "models/maskable_ppo_reversi.zip"
+MODEL_ENV = "REVERSI_SB3_MODEL"
+"""The environment variable ``trained_agent`` reads the model path from."""
 
 
 class EvalCallback(BaseCallback):
@@ -97,19 +105,35 @@ def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *e
         print(f"plot: {args.plot}")
 
 
-def play(path: str, opponent: str) -> None:
-    """Load the model and show one game of it (black) against ``opponent``, move by move.
+def trained_agent() -> Agent:
+    """The saved model as a player: the file named by $REVERSI_SB3_MODEL, default
+    models/maskable_ppo_reversi.zip. A player spec for the CLI and the GUI:
+    ``reversi gui --ai python:examples/train_maskable_ppo.py:trained_agent``."""
+    return adapt(MaskablePPO.load(os.environ.get(MODEL_ENV, DEFAULT_SAVE)))
 
-    To play it yourself, load it with ``MaskablePPO.load`` and pass
-    ``agents.adapt(model)`` to the terminal game or the GUI.
-    """
-    agent = adapt(MaskablePPO.load(path))
 
-    def show(record: MoveRecord, after: reversi_env.GameState) -> None:
-        who = "model" if record.player == reversi_env.BLACK else opponent
-        print(f"{record.ply + 1:>2}. {who} plays {record.name}\n{after}\n", flush=True)
+def play(path: str, you: str, gui: bool) -> int:
+    """You against the saved model: at the terminal, or in the window (``gui``)."""
+    if not Path(path).is_file():
+        print(f"no model at {path}: train one first (or pass --save PATH)", file=sys.stderr)
+        return 1
+    os.environ[MODEL_ENV] = str(Path(path).resolve())
+    if gui:
+        from agents.gui import GuiApp
 
-    print(play_game(agent, make_agent(opponent), time_limit=None, on_move=show).summary())
+        return GuiApp(ai=f"python:{Path(__file__).resolve()}:trained_agent", human=you).run()
+    from agents.cli import TerminalDisplay
+    from agents.human import HumanPlayer
+
+    seat = reversi_env.BLACK if you == "black" else reversi_env.WHITE
+    players: list[Agent] = [trained_agent(), trained_agent()]
+    players[seat] = HumanPlayer(seat)
+    names = ("you", "model") if seat == reversi_env.BLACK else ("model", "you")
+    display = TerminalDisplay(names)
+    display.show(reversi_env.GameState.initial())
+    result = play_game(players[0], players[1], time_limit=None, on_move=display.on_move)
+    print(f"\nGame over: {result.summary()}")
+    return 0
 
 
 def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
@@ -120,7 +144,10 @@ def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env (default 256)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--reward", choices=["win", "disc_diff"], default="win", help="+1/-1/0, or the final disc difference / 64"
+        "--reward",
+        choices=["win", "disc_diff"],
+        default="disc_diff",
+        help="the final disc difference / 64 (default; learns faster here), or +1/-1/0",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     add_evaluation_options(parser, every=25_000)
@@ -136,9 +163,11 @@ def check_common_options(parser: argparse.ArgumentParser, args: argparse.Namespa
 def main(argv: list[str] | None = None) -> int:
     """Train (default) or show a game of the saved model (``--play``)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_common_options(p, save="models/maskable_ppo_reversi.zip")
+    add_common_options(p, save=DEFAULT_SAVE)
     p.add_argument("--opponent", default="random", help="training opponent, an agent spec (default random)")
-    p.add_argument("--play", action="store_true", help="load --save and show a game against --opponent")
+    p.add_argument("--play", action="store_true", help="load --save and play against it at the terminal")
+    p.add_argument("--gui", action="store_true", help="with --play: in the window")
+    p.add_argument("--you", choices=["black", "white"], default="black", help="your colour with --play (default black)")
     args = p.parse_args(argv)
     check_common_options(p, args)
     try:
@@ -147,8 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--opponent: {e}")
     torch.set_num_threads(1)  # small networks: one thread is faster and leaves a core to the envs
     if args.play:
-        play(args.save, args.opponent)
-        return 0
+        return play(args.save, args.you, args.gui)
     args.title = f"vs {args.opponent}, {args.n_envs} envs, seed {args.seed}"
     vec = make_vec_env(make_env_factory(args.opponent, args.reward), n_envs=args.n_envs, seed=args.seed)
     learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -32,3 +34,32 @@ def random_game(seed: int, plies: int | None = None) -> list[GameState]:
 def start() -> GameState:
     """The start position."""
     return GameState.initial()
+
+
+EXAMPLES = REPO_ROOT / "examples"
+
+
+def run_example(
+    script: str, *args: str, cwd: Path, stdin: str = "", timeout: float = 900.0, returncode: int = 0
+) -> subprocess.CompletedProcess[str]:
+    """Run ``examples/<script>`` with this interpreter in ``cwd``; an exit status
+    other than ``returncode`` fails the test with the output shown."""
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == returncode, (
+        f"{script} {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    )
+    return proc
+
+
+@pytest.fixture
+def examples_importable(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """examples/ on sys.path, so a test can import an example's loader as its users do."""
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    return EXAMPLES
