@@ -126,10 +126,10 @@ def test_a_slow_player_loses_on_time_mid_game() -> None:
     class SlowLater(RandomMover):
         def act(self, observation: dict[str, np.ndarray]) -> int:
             if self.calls == 2:
-                time.sleep(0.6)
+                time.sleep(3.0)
             return super().act(observation)
 
-    result = play_game(RandomMover(), SlowLater(), time_limit=0.2)
+    result = play_game(RandomMover(), SlowLater(), time_limit=1.0)
     assert (result.reason, result.loser, result.winner) == ("timeout", "white", "black")
     assert len(result.moves) == 5  # black 3 moves, white 2 (its third took too long)
 
