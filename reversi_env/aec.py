@@ -54,7 +54,8 @@ draw; 0 on every other step. With ``max_moves`` set, the game is truncated
 A fresh dict per agent after every step, deterministic (no times or ids). When
 the game ends (terminated or truncated) each agent's info holds
 ``black_discs``, ``white_discs`` and ``disc_difference`` (that agent's discs
-minus the opponent's).
+minus the opponent's); after an illegal action (``env()``), the offender's
+info also has ``"illegal": True``.
 
 ### The live game
 
@@ -171,6 +172,16 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         """Wrap ``env``; an illegal action ends the game with ``illegal_reward`` for its author."""
         self._raw = env.unwrapped
         super().__init__(env, illegal_reward)
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's step; when it ends the game for an illegal action, the infos
+        also get the disc counts, and the offender's ``"illegal": True``."""
+        agent, already_over = self._raw.agent_selection, self._terminated
+        super().step(action)
+        if self._terminated and not already_over:
+            infos = self._raw._end_infos()
+            infos[agent]["illegal"] = True
+            self._raw.infos = infos
 
 
 class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
@@ -348,7 +359,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         else:
             self.rewards = dict.fromkeys(self.agents, 0)
             self.truncations = dict.fromkeys(self.agents, True)
-        self.infos = {
+        self.infos = self._end_infos()
+
+    def _end_infos(self) -> dict[str, dict[str, Any]]:
+        """Fresh per-agent infos with the disc counts, for the end of an episode."""
+        black, white = self._state.score()
+        diff = black - white
+        return {
             agent: {"black_discs": black, "white_discs": white, "disc_difference": diff if p == BLACK else -diff}
             for p, agent in enumerate(AGENTS)
         }
@@ -356,7 +373,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
     # -- rendering -------------------------------------------------------------
 
     def render(self) -> np.ndarray | str | None:
-        """ "ansi": the text board; "rgb_array": a uint8 (H, W, 3) image; "human": draw the window."""
+        """Draw the game: the text board ("ansi"), a uint8 (H, W, 3) image ("rgb_array") or the window ("human")."""
         from reversi_env import render
 
         if self.render_mode is None:

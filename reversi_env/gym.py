@@ -224,7 +224,7 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
     # -- rendering -------------------------------------------------------------
 
     def render(self) -> np.ndarray | str | None:
-        """ "ansi": the text board; "rgb_array": a uint8 (H, W, 3) image; "human": draw the window."""
+        """Draw the game: the text board ("ansi"), a uint8 (H, W, 3) image ("rgb_array") or the window ("human")."""
         from reversi_env import render
 
         if self.render_mode is None:

@@ -252,6 +252,9 @@ def test_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
     assert all(e.terminations.values())
     assert e.rewards == {BLACK_AGENT: 0, WHITE_AGENT: -1}
     assert e.unwrapped.state == GameState.initial().apply("D3")
+    counts = {"black_discs": 4, "white_discs": 1}
+    assert e.infos[WHITE_AGENT] == {**counts, "disc_difference": -3, "illegal": True}
+    assert e.infos[BLACK_AGENT] == {**counts, "disc_difference": 3}
 
 
 def test_wrapped_env_asserts_out_of_range_actions() -> None:
