@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
-from numba.types import Tuple, UniTuple, boolean, int64, uint64
+from numba.types import Tuple, UniTuple, boolean, int8, int64, uint64
 
 PASS = 64
 """The action index of a pass."""
@@ -251,3 +251,24 @@ def successor(p: np.uint64, o: np.uint64, action: np.int64) -> tuple[np.uint64, 
     p2, o2 = play(p, o, action)
     m = legal_moves(p2, o2)
     return p2, o2, m, m == U0 and legal_moves(o2, p2) == U0
+
+
+@njit(int8[:, :, ::1](uint64, uint64), cache=True)
+def planes_of(mine: np.uint64, theirs: np.uint64) -> np.ndarray:
+    """A fresh (8, 8, 2) int8 array: plane 0 the squares of ``mine``, plane 1 of ``theirs``."""
+    out = np.empty((8, 8, 2), np.int8)
+    for i in range(64):
+        s = np.uint64(i)
+        out[i >> 3, i & 7, 0] = (mine >> s) & U1
+        out[i >> 3, i & 7, 1] = (theirs >> s) & U1
+    return out
+
+
+@njit(int8[::1](uint64, boolean), cache=True)
+def mask_of(moves: np.uint64, pass_legal: bool) -> np.ndarray:
+    """A fresh int8 action mask of 65 from a moves bitboard and whether PASS is legal."""
+    out = np.empty(65, np.int8)
+    for i in range(64):
+        out[i] = (moves >> np.uint64(i)) & U1
+    out[64] = pass_legal
+    return out

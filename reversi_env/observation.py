@@ -12,6 +12,7 @@ from typing import TypeAlias
 
 import numpy as np
 
+from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
 from reversi_env.notation import NUM_ACTIONS
 from reversi_env.state import BLACK, GameState, Player, parse_player
@@ -24,7 +25,8 @@ _WEIGHTS = (1 << np.arange(64, dtype=np.uint64)).astype(np.uint64)
 def observe(state: GameState, perspective: Player) -> dict[str, np.ndarray]:
     """The observation of ``state`` for the player ``perspective`` (fresh arrays)."""
     mask = state.legal_mask() if state.player == perspective else np.zeros(NUM_ACTIONS, dtype=np.int8)
-    return {"observation": state.planes(perspective), "action_mask": mask}
+    mine, theirs = (state.black, state.white) if perspective == BLACK else (state.white, state.black)
+    return {"observation": bb.planes_of(mine, theirs), "action_mask": mask}
 
 
 def state_from_observation(observation: Observation, player: object = BLACK) -> GameState:

@@ -151,9 +151,7 @@ class GameState:
 
     def legal_mask(self) -> np.ndarray:
         """int8 vector of 65: 1 where the action is legal."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[self.legal_actions()] = 1
-        return mask
+        return bb.mask_of(self._moves, self._moves == 0 and not self._terminal)
 
     def is_legal(self, action: object) -> bool:
         """True if ``action`` (an int or a name like "D3") is legal here; False
@@ -193,18 +191,15 @@ class GameState:
 
     def board(self) -> np.ndarray:
         """(8, 8) int8 array: 0 empty, 1 black, 2 white (``[row, col]``)."""
-        out = np.zeros(64, dtype=np.int8)
-        out[_bits(self._b)] = 1
-        out[_bits(self._w)] = 2
-        return out.reshape(8, 8)
+        planes = bb.planes_of(self._b, self._w)
+        return planes[:, :, 0] + 2 * planes[:, :, 1]
 
     def planes(self, perspective: Player | None = None) -> np.ndarray:
         """(8, 8, 2) int8: plane 0 the discs of ``perspective`` (default: the
         player to move), plane 1 the other side's."""
         me = self._player if perspective is None else parse_player(perspective)
         mine, theirs = (self._b, self._w) if me == BLACK else (self._w, self._b)
-        bits = np.array([mine, theirs], dtype=np.uint64).view(np.uint8)
-        return np.unpackbits(bits, bitorder="little").reshape(2, 8, 8).transpose(1, 2, 0).astype(np.int8)
+        return bb.planes_of(mine, theirs)
 
     # -- moving ----------------------------------------------------------------
 
