@@ -3,8 +3,11 @@
 Both search single-threaded from the start position and from a midgame position
 (20 plies of a seeded random game), with one uniformly random playout per
 simulation (OpenSpiel: ``pyspiel.MCTSBot`` with ``RandomRolloutEvaluator(1)``,
-the ``bench`` extra). Ours runs without the exact endgame and without tree reuse,
-so every simulation is a tree descent plus a playout. Best of three runs each.
+the ``bench`` extra). For that comparison ours runs as textbook UCT
+(``informed_playouts=False, bias=0, mix=0``), without the exact endgame and
+without tree reuse, so every simulation is a tree descent plus a uniformly
+random playout. The last column is the default agent (informed playouts,
+progressive bias, mixed leaf values) for reference. Best of three runs each.
 
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
 """
@@ -35,14 +38,15 @@ def midgame_moves(seed: int = 0) -> list[int]:
     return moves
 
 
-def ours(moves: list[int], simulations: int) -> float:
+def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
     """Our simulations per second from the position after ``moves``."""
     state = GameState.initial()
     for m in moves:
         state = state.apply(m)
+    knobs = {"informed_playouts": False, "bias": 0.0, "mix": 0.0} if textbook else {}
     best = 0.0
     for run in range(3):
-        agent = MCTSAgent(simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0)
+        agent = MCTSAgent(simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, **knobs)  # type: ignore[arg-type]
         result = agent.search(state)
         best = max(best, result.simulations / result.seconds)
     return best
@@ -81,13 +85,14 @@ def main() -> None:
 
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
-    print(f"{'position':<28} {'ours sims/s':>14} {'OpenSpiel C++ sims/s':>22} {'ratio':>9}")
+    print(f"{'position':<24} {'ours (UCT) sims/s':>18} {'OpenSpiel C++ sims/s':>22} {'ratio':>9} {'ours default':>14}")
     for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", midgame_moves())):
         mine = ours(moves, args.simulations)
         theirs = openspiel(moves, args.openspiel_simulations)
+        default = ours(moves, args.simulations, textbook=False)
         ratio = f"{mine / theirs:8.1f}x" if theirs else "      n/a"
         theirs_text = f"{theirs:>22,.0f}" if theirs else f"{'n/a (no pyspiel)':>22}"
-        print(f"{name:<28} {mine:>14,.0f} {theirs_text} {ratio}")
+        print(f"{name:<24} {mine:>18,.0f} {theirs_text} {ratio} {default:>14,.0f}")
 
 
 if __name__ == "__main__":

@@ -119,6 +119,13 @@ def test_strength_against_random() -> None:
     assert sum(m > 0 for m in margins) >= 19
 
 
+def test_textbook_uct_beats_random() -> None:
+    # No Othello knowledge at all: uniform playouts, no bias, playout values only.
+    agent = MCTSAgent(simulations=1000, seed=31, informed_playouts=False, bias=0.0, mix=0.0)
+    margins = match(agent, RandomAgent(seed=32), games=6)
+    assert sum(m > 0 for m in margins) >= 5
+
+
 def test_strength_against_greedy() -> None:
     margins = match(MCTSAgent(simulations=5000, seed=21), GreedyAgent(seed=22), games=10)
     assert sum(m > 0 for m in margins) >= 6
@@ -256,6 +263,10 @@ def test_bad_settings() -> None:
         {"simulations": 10, "seed": 1.5},
         {"simulations": 10, "endgame_exact": -1},
         {"simulations": 10, "max_nodes": 10},
+        {"simulations": 10, "mix": 1.5},
+        {"simulations": 10, "mix": -0.1},
+        {"simulations": 10, "bias": -1.0},
+        {"simulations": 10, "bias": "1"},
     ]
     for kwargs in bad:
         with pytest.raises(ValueError):
