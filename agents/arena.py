@@ -450,7 +450,9 @@ def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str 
 # -- running ---------------------------------------------------------------------------
 
 Progress = Callable[[int, int, Ratings], None]
-"""``progress(done, total, ratings)``: called after every recorded game."""
+"""``progress(done, total, ratings)``: called after every recorded game (the
+ratings are refitted at most every ``PROGRESS_REFIT`` seconds, and at the end)."""
+PROGRESS_REFIT = 0.5
 
 
 def check_specs(specs: Iterable[str]) -> None:
@@ -495,13 +497,17 @@ def run_tournament(
         if not path.stat().st_size:
             writer.append({"type": "tournament", "version": FORMAT_VERSION, "tournament": tournament.to_dict()})
         games = list(data.games)
+        shown: list[Any] = [None, 0.0]  # the last table and when it was computed
 
         def record(rec: dict[str, Any]) -> None:
             writer.append(rec)
             games.append(rec)
             if progress is not None:
-                table = ratings_from_records(ResultsData(tournament, games), anchor)
-                progress(len(games), len(schedule), table)
+                # The fit costs more as games pile up: refresh it twice a second at most.
+                now = time.monotonic()
+                if shown[0] is None or now - shown[1] >= PROGRESS_REFIT or len(games) == len(schedule):
+                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor), now]
+                progress(len(games), len(schedule), shown[0])
 
         if todo:
             if backend == "ray":

@@ -198,7 +198,7 @@ def run_arena(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
-    except (ValueError, OSError, RuntimeError) as e:
+    except (ValueError, OSError, RuntimeError, ImportError) as e:
         bar.close()
         return _fail("arena", e)
     bar.close()

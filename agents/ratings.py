@@ -146,9 +146,9 @@ class Ratings:
                     str(a.wins),
                     str(a.draws),
                     str(a.losses),
-                    f"{100 * a.score:.1f}%",
-                    f"[{100 * lo:.1f}, {100 * hi:.1f}]",
-                    f"{a.mean_disc_difference:+.1f}",
+                    f"{100 * a.score:.1f}%" if a.games else "-",
+                    f"[{100 * lo:.1f}, {100 * hi:.1f}]" if a.games else "-",
+                    f"{a.mean_disc_difference:+.1f}" if a.games else "-",
                 )
             )
         widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
