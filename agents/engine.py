@@ -135,6 +135,7 @@ class GTPEngine:
         self._state: GameState | None = None
         self._synced = 0
         self._game_restarts = 0
+        self._closed = False
         self._start()
 
     # -- process -------------------------------------------------------------
@@ -180,7 +181,9 @@ class GTPEngine:
                 proc.stdin.close()
 
     def close(self) -> None:
-        """Ask the engine to quit, then make sure the process is gone."""
+        """Ask the engine to quit, then make sure the process is gone. A
+        ``reset()`` (a new game) starts it again."""
+        self._closed = True
         proc = self._proc
         if proc is None:
             return
@@ -266,7 +269,9 @@ class GTPEngine:
         self._synced = -1
         if not self.alive:
             self._kill()
-            self.restarts += 1
+            if not self._closed:
+                self.restarts += 1
+            self._closed = False
             self._start()
 
     def _sync(self, observation: Observation) -> tuple[GameState, Player]:
@@ -326,6 +331,9 @@ class GTPEngine:
                 return self._command(f"genmove {COLOUR_NAMES[colour]}")
             except _EngineDiedError as e:
                 self._kill()
+                if self._closed:
+                    # close() from another thread (a move that timed out in play_game).
+                    raise EngineError(f"engine {self.name!r} was closed") from e
                 if self._game_restarts >= self.max_restarts:
                     raise EngineError(f"{e}; restarted {self._game_restarts} time(s) this game") from e
                 self._game_restarts += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,22 @@ def test_close_ends_the_process(tmp_path: Path) -> None:
     engine.close()
     assert not engine.alive
     engine.close()  # twice is fine
+    # A new game starts a closed engine again.
+    result = play_game(engine, RandomAgent(seed=4), time_limit=20.0)
+    assert result.reason == "end", result.details
+    assert engine.restarts == 0
+    engine.close()
+
+
+def test_engine_closed_after_a_match_timeout_stays_closed(tmp_path: Path) -> None:
+    engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
+    result = play_game(engine, RandomAgent(seed=5), time_limit=1.0)
+    assert result.reason == "timeout" and result.loser == "black"
+    # The move thread play_game abandoned is still waiting on the engine:
+    # closing must end the process without that thread starting a new one.
+    engine.close()
+    time.sleep(0.5)
+    assert not engine.alive
 
 
 def test_engine_joins_from_an_opening_position() -> None:
