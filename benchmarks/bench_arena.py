@@ -1,0 +1,83 @@
+"""Arena throughput, side by side with its anchor, in one run.
+
+The anchor is a plain loop of ``play_game`` over the same scheduled games in
+this process: the games' own cost. Next to it, the arena with ``--jobs 1``
+(what the results file, fsync and the ratings cost on top), the local process
+pool with ``--jobs N``, and Ray tasks on a local instance (with the ``ray``
+extra). Each line prints games per second and the ratio to the anchor.
+
+    python benchmarks/bench_arena.py [--games 10] [--jobs 2] [--agents random alphabeta:3 alphabeta:4 mcts:sims=2000]
+
+Worker processes are spawned (a fresh interpreter each, importing numba: a few
+seconds once per run), so very cheap games run faster with ``--jobs 1``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from agents.arena import Opening, Tournament, build_agent, run_tournament
+from agents.match import play_game
+
+
+def timed(fn: Callable[[], object]) -> float:
+    """Wall-clock seconds of one call."""
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=10, help="games per pairing")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--agents", nargs="+", default=["random", "alphabeta:3", "alphabeta:4", "mcts:sims=2000"])
+    parser.add_argument("--no-ray", action="store_true")
+    args = parser.parse_args()
+
+    t = Tournament.create(args.agents, games=args.games, seed=1)
+    schedule = t.schedule()
+    n = len(schedule)
+
+    def anchor() -> None:
+        for g in schedule:
+            black, white = (
+                build_agent(g.black, 0, g.agent_seed("black")),
+                build_agent(g.white, 1, g.agent_seed("white")),
+            )
+            play_game(black, white, start=Opening.parse(g.opening).state())
+
+    # Warm the numba caches so no line pays for compilation.
+    with tempfile.TemporaryDirectory() as tmp:
+        run_tournament(Tournament.create(args.agents, games=2, seed=2), Path(tmp) / "warm.jsonl", jobs=1)
+        rows = [("play_game loop (anchor)", timed(anchor))]
+        rows.append(("arena --jobs 1", timed(lambda: run_tournament(t, Path(tmp) / "j1.jsonl", jobs=1))))
+        label = f"arena --jobs {args.jobs} (process pool)"
+        rows.append((label, timed(lambda: run_tournament(t, Path(tmp) / "jn.jsonl", jobs=args.jobs))))
+        if not args.no_ray:
+            try:
+                import ray
+            except ImportError:
+                ray = None
+            if ray is not None:
+                start = time.perf_counter()
+                ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
+                startup = time.perf_counter() - start
+                label = f"arena --backend ray, {args.jobs} CPUs"
+                rows.append((label, timed(lambda: run_tournament(t, Path(tmp) / "ray.jsonl", backend="ray"))))
+                ray.shutdown()
+                print(f"(Ray local instance start-up: {startup:.1f} s, not counted)")
+    base = rows[0][1]
+    print(f"{n} games: {', '.join(args.agents)}; {args.games} per pairing")
+    print(f"{'':40s} {'seconds':>8s} {'games/s':>8s} {'vs anchor':>10s}")
+    for label, seconds in rows:
+        print(f"{label:40s} {seconds:8.2f} {n / seconds:8.1f} {base / seconds:9.2f}x")
+
+
+if __name__ == "__main__":
+    main()
