@@ -291,6 +291,8 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tou
     import ray
 
     t, local = local_run
+    if ray.is_initialized():  # left over by another test module
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         out = tmp_path / "ray.jsonl"
