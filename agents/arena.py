@@ -385,10 +385,10 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
             if record["black_score"] not in (0.0, 0.5, 1.0):
                 raise ValueError(f"black_score must be 0, 0.5 or 1, got {record['black_score']!r}")
         except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as e:
-            if number == len(lines) and not truncated:
-                # A last line that was cut exactly at a newline boundary is
-                # impossible (we write line and newline at once), but a
-                # malformed final record is still only a lost unfinished write.
+            if isinstance(e, json.JSONDecodeError) and number == len(lines) and not truncated:
+                # Unparseable JSON ending the file is an unfinished write too
+                # (whatever a crash left before the newline); a parseable but
+                # wrong record is not, and is reported like any other.
                 truncated, good_end = True, len(raw) - len(tail) - len(line) - 1
                 break
             raise ValueError(f"{path}:{number}: bad results line: {e}") from e
@@ -529,6 +529,8 @@ def prepare_results(tournament: Tournament, path: Path, resume: bool) -> Results
     if not resume:
         raise ValueError(f"{path} already holds results: pass --resume to continue it, or choose another --out")
     data = read_results(path, repair=True)
+    if data.tournament is None and not data.games and not path.stat().st_size:
+        return ResultsData(tournament, [])  # killed while writing the first line
     if data.tournament is None:
         raise ValueError(f"{path} has no tournament line: it was not written by the arena")
     if data.tournament.to_dict() != tournament.to_dict():

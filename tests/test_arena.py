@@ -188,6 +188,27 @@ def test_truncated_last_line_is_ignored_and_cut_on_resume(tmp_path: Path) -> Non
     assert all(line.endswith("}") for line in out.read_text().splitlines())
 
 
+def test_resume_of_a_file_cut_in_its_first_line_starts_afresh(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    out.write_text('{"type":"tournament","vers')
+    run_tournament(t, out, jobs=1, resume=True)
+    data = read_results(out)
+    assert data.tournament == t and len(data.games) == 2 and not data.truncated
+
+
+def test_a_wrong_record_at_the_end_is_reported_not_cut(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    run_tournament(t, out, jobs=1)
+    with open(out, "a") as f:
+        f.write('{"type": "comment"}\n')
+    before = out.read_bytes()
+    with pytest.raises(ValueError, match=r"r.jsonl:4: bad results line: unknown record type 'comment'"):
+        run_tournament(t, out, jobs=1, resume=True)
+    assert out.read_bytes() == before
+
+
 def test_bad_line_in_the_middle_is_an_error_and_duplicates_count_once(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     run_tournament(Tournament.create(["random", "alphabeta:1"], games=2), out, jobs=1)
