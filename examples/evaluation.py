@@ -78,8 +78,9 @@ class Evaluator:
 
     def evaluate(self, policy: object, timesteps: int) -> EvalPoint:
         """Play the evaluation games of ``policy`` now and record the point."""
-        seed = len(self.history) * 1000
-        rates = {name: win_rate(policy, BENCHMARKS[name], self.games, seed, self.seat) for name in self.benchmarks}
+        # The same opponent seeds at every point (common random numbers): differences between points come
+        # from the policy, not from a new draw of opponents.
+        rates = {name: win_rate(policy, BENCHMARKS[name], self.games, 0, self.seat) for name in self.benchmarks}
         point = EvalPoint(int(timesteps), (time.perf_counter() - self.start) / 60, rates)
         self.history.append(point)
         shown = ", ".join(f"vs {name} {rate:.0%}" for name, rate in rates.items())

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
     torch.set_num_threads(1)
-    args.title = f"self-play, pool of {args.pool_size}, seed {args.seed}"
+    args.title = f"self-play, pool of {args.pool_size}, {args.reward} reward, seed {args.seed}"
 
     pool = OpponentPool(max_size=args.pool_size)
     seeds = iter(range(args.seed, args.seed + args.n_envs))

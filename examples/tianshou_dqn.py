@@ -34,7 +34,7 @@ from tianshou.algorithm.algorithm_base import OffPolicyAlgorithm, TrainingStats
 from tianshou.algorithm.algorithm_base import Policy as BasePolicy
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
 from tianshou.algorithm.optim import AdamOptimizerFactory
-from tianshou.data import Batch, Collector, CollectStats, VectorReplayBuffer
+from tianshou.data import Batch, Collector, CollectStats, ReplayBuffer, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 from tianshou.env.pettingzoo_env import PettingZooEnv
 from tianshou.trainer import OffPolicyTrainerParams
@@ -160,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
 
     train_envs = DummyVectorEnv([make_env for _ in range(args.n_envs)])
     train_envs.seed(args.seed)
-    train_collector = Collector[CollectStats](
-        algorithm, train_envs, VectorReplayBuffer(50_000, args.n_envs), exploration_noise=True
-    )
+    # One env needs no vector buffer (whose numba kernels Tianshou compiles at every start, ~10 s).
+    buffer = ReplayBuffer(50_000) if args.n_envs == 1 else VectorReplayBuffer(50_000, args.n_envs)
+    train_collector = Collector[CollectStats](algorithm, train_envs, buffer, exploration_noise=True)
     train_collector.reset()
     train_collector.collect(n_step=64 * args.n_envs)
 

@@ -93,7 +93,7 @@ def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *e
     evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
     callbacks = [*extra, EvalCallback(evaluator, args.eval_every)]
     model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
-    if evaluator.history[-1].timesteps != model.num_timesteps:
+    if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
         evaluator.evaluate(model, model.num_timesteps)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)  # small networks: one thread is faster and leaves a core to the envs
     if args.play:
         return play(args.save, args.you, args.gui)
-    args.title = f"vs {args.opponent}, {args.n_envs} envs, seed {args.seed}"
+    args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
     vec = make_vec_env(make_env_factory(args.opponent, args.reward), n_envs=args.n_envs, seed=args.seed)
     learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
     return 0

@@ -14,7 +14,7 @@ from agents import play_game
 from agents.adapters import adapt
 from agents.ladder import RandomAgent
 
-TINY = ("--epochs", "1", "--epoch-steps", "300", "--n-envs", "2", "--eval-every", "150", "--eval-games", "2")
+TINY = ("--epochs", "1", "--epoch-steps", "300", "--n-envs", "1", "--eval-every", "150", "--eval-games", "2")
 TINY += ("--no-progress", "--benchmarks", "random")
 
 
