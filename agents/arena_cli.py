@@ -164,6 +164,7 @@ def run_arena(args: argparse.Namespace) -> int:
     )
     from tqdm import tqdm
 
+    # Two lines: the bar (games done, rate, ETA) and under it the standings.
     bar = tqdm(
         total=total,
         initial=done,
@@ -172,11 +173,21 @@ def run_arena(args: argparse.Namespace) -> int:
         disable=args.no_progress,
         file=sys.stderr,
         smoothing=0.05,
+        position=0,
+    )
+    standings = tqdm(
+        total=0,
+        bar_format="{desc}",
+        dynamic_ncols=True,
+        disable=args.no_progress,
+        file=sys.stderr,
+        position=1,
     )
 
     def progress(n: int, total: int, table: Ratings) -> None:
+        standings.set_description_str(compact_table(table, width=len(table.agents)), refresh=False)
         bar.update(n - bar.n)
-        bar.set_postfix_str(compact_table(table), refresh=True)
+        standings.refresh()
 
     try:
         table = run_tournament(
@@ -190,6 +201,7 @@ def run_arena(args: argparse.Namespace) -> int:
             progress=progress,
         )
     except KeyboardInterrupt:
+        standings.close()
         bar.close()
         saved = len(read_results(out).games) if out.exists() else 0
         print(
@@ -199,8 +211,10 @@ def run_arena(args: argparse.Namespace) -> int:
         )
         return 130
     except (ValueError, OSError, RuntimeError, ImportError) as e:
+        standings.close()
         bar.close()
         return _fail("arena", e)
+    standings.close()
     bar.close()
     try:
         _report(table, args)
