@@ -5,11 +5,13 @@ bound on a timed search."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import numpy as np
 import pytest
-from conftest import random_game
+from conftest import REPO_ROOT, random_game
 from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
@@ -292,3 +294,24 @@ def test_bad_positions() -> None:
         with pytest.raises(InvalidPositionError):
             agent.act(bad)
     assert agent.act(obs(start)) in start.legal_actions()  # nothing was lost
+
+
+def run_example(*args: str) -> subprocess.CompletedProcess[str]:
+    script = REPO_ROOT / "examples" / "mcts_vs_random.py"
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, cwd=REPO_ROOT)
+
+
+def test_example_plays_and_summarises() -> None:
+    done = run_example("--games", "2", "--simulations", "300", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert "game   1: MCTS (black)" in done.stdout
+    assert "game   2: MCTS (white)" in done.stdout
+    assert "out of 2 games" in done.stdout
+    assert "simulations per searched move: 300" in done.stdout
+
+
+def test_example_rejects_bad_arguments() -> None:
+    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"]):
+        done = run_example(*args)
+        assert done.returncode == 2, args
+        assert "error" in done.stderr
