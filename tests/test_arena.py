@@ -25,8 +25,8 @@ from agents.arena import (
     read_results,
     run_tournament,
 )
+from agents.arena_cli import compact_table, register
 from agents.arena_cli import main as cli_main
-from agents.arena_cli import register
 from agents.match import GameResult
 from reversi_env import GameState, IllegalMoveError, InvalidMoveError
 
@@ -392,6 +392,16 @@ def test_ratings_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_cli_bad_input_is_a_clear_error(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main([*argv, "--no-progress"] if argv[0] == "arena" else argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_compact_standings_line() -> None:
+    games = [
+        {"game_id": str(i), "black": "a", "white": "b", "black_score": 1.0, "disc_difference": 10} for i in range(3)
+    ] + [{"game_id": "x", "black": "b", "white": "a", "black_score": 1.0, "disc_difference": 2}]
+    table = ratings_from_records(ResultsData(None, games), anchor="b")
+    # 3 of 4 for a: Elo 400 log10(3) = +191.
+    assert compact_table(table) == "a +191 (75%) | b +0 (25%)"
+    assert compact_table(table, width=1) == "a +191 (75%) | +1 more"
 
 
 def test_results_data_outcomes_feed_the_ratings() -> None:
