@@ -205,7 +205,7 @@ def test_close_ends_the_process(tmp_path: Path) -> None:
 
 def test_engine_closed_after_a_match_timeout_stays_closed(tmp_path: Path) -> None:
     engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
-    result = play_game(engine, RandomAgent(seed=5), time_limit=1.0)
+    result = play_game(engine, RandomAgent(seed=5), time_limit=3.0)
     assert result.reason == "timeout" and result.loser == "black"
     # The move thread play_game abandoned is still waiting on the engine:
     # closing must end the process without that thread starting a new one.
