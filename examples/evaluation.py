@@ -93,7 +93,7 @@ class Evaluator:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps([asdict(p) for p in self.history], indent=1))
 
-    def plot(self, path: Path, title: str) -> None:
+    def plot(self, path: Path, title: str, xlabel: str = "training timesteps (learner moves)") -> None:
         """Win rate against each benchmark over timesteps, as a PNG."""
         import matplotlib
 
@@ -106,7 +106,7 @@ class Evaluator:
             ax.plot(steps, [100 * p.win_rate[name] for p in self.history], marker="o", label=f"vs {name}")
         ax.axhline(90, color="grey", linestyle=":", linewidth=1)
         ax.set_ylim(0, 100)
-        ax.set_xlabel("training timesteps (learner moves)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(f"win rate, % ({self.games} games; draw = half)")
         ax.set_title(title)
         ax.grid(alpha=0.3)

@@ -132,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
         evaluator.save(save.with_suffix(".history.json"))
         print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
         if args.plot:
-            evaluator.plot(Path(args.plot), f"RLlib PPO, shared policy self-play, seed {args.seed}")
+            title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
+            evaluator.plot(Path(args.plot), title, xlabel="env steps (both seats, one shared policy)")
             print(f"plot: {args.plot}")
         algo.stop()
     finally:

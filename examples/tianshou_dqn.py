@@ -146,7 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         policy=DiscreteQLearningPolicy(model=net, action_space=env.action_space, eps_training=0.1, eps_inference=0.0),
         optim=AdamOptimizerFactory(lr=1e-4),
         gamma=0.99,
-        n_step_return_horizon=3,
+        # Turns alternate in the buffer (a pass is a move), so a 2-step return spans the learner's move and
+        # the reply, and bootstraps from the learner's own next observation; 3 (the tic-tac-toe example's)
+        # would bootstrap from the opponent's view.
+        n_step_return_horizon=2,
         target_update_freq=320,
     )
     if args.opponent == "random":
@@ -201,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     evaluator.save(save.with_suffix(".history.json"))
     print(f"saved {save}")
     if args.plot:
-        evaluator.plot(Path(args.plot), f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}")
+        title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
+        evaluator.plot(Path(args.plot), title, xlabel="env steps (both seats)")
         print(f"plot: {args.plot}")
     cast(Any, train_envs).close()
     return 0
