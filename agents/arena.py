@@ -476,7 +476,7 @@ def run_tournament(
     return the ratings of everything in the file.
 
     ``out`` must not hold games already unless ``resume`` is set, and then it
-    must hold this same tournament. ``backend`` is "local" (``jobs`` worker
+    must hold this same tournament, or one this one extends (see ``extends``). ``backend`` is "local" (``jobs`` worker
     processes, default the number of cores; 1 plays in this process) or "ray"
     (tasks on the cluster at ``address``, or on a local instance started with
     ``jobs`` CPUs; an already initialised Ray is used as it is).
@@ -494,7 +494,8 @@ def run_tournament(
     if todo:
         check_specs(tournament.agents)
     with ResultsWriter(path) as writer:
-        if not path.stat().st_size:
+        if not path.stat().st_size or data.tournament != tournament:
+            # A new file, or an extended tournament: the last tournament line holds.
             writer.append({"type": "tournament", "version": FORMAT_VERSION, "tournament": tournament.to_dict()})
         games = list(data.games)
         shown: list[Any] = [None, 0.0]  # the last table and when it was computed
@@ -533,12 +534,30 @@ def prepare_results(tournament: Tournament, path: Path, resume: bool) -> Results
         return ResultsData(tournament, [])  # killed while writing the first line
     if data.tournament is None:
         raise ValueError(f"{path} has no tournament line: it was not written by the arena")
-    if data.tournament.to_dict() != tournament.to_dict():
+    if data.tournament.to_dict() != tournament.to_dict() and not extends(tournament, data):
         raise ValueError(
             f"{path} holds a different tournament: {json.dumps(data.tournament.to_dict())}; "
-            "resume with the same agents and options (or none: `reversi arena --resume --out FILE`)"
+            "resume with the same agents and options (or none: `reversi arena --resume --out FILE`), "
+            "or extend it: more agents or games, with the same seed and rules"
         )
     return data
+
+
+def extends(tournament: Tournament, data: ResultsData) -> bool:
+    """Whether ``tournament`` keeps every game in ``data`` as it was played
+    (same seed and rules; more agents or more games per pairing), so resuming
+    with it adds only the new games: a new checkpoint joins the pool this way."""
+    old = data.tournament
+    if old is None or (old.seed, old.time_limit, old.max_illegal) != (
+        tournament.seed,
+        tournament.time_limit,
+        tournament.max_illegal,
+    ):
+        return False
+    seeds = {g.game_id: g.seed for g in tournament.schedule()}
+    return all(seeds.get(g["game_id"]) == g.get("seed") for g in data.games) and all(
+        g.game_id in seeds for g in old.schedule()
+    )
 
 
 def _watch_parent(parent: int) -> None:

@@ -153,13 +153,15 @@ def run_arena(args: argparse.Namespace) -> int:
     try:
         tournament = _tournament_from_args(args)
         out = Path(args.out)
-        done = len(prepare_results(tournament, out, args.resume).games)
+        existing = prepare_results(tournament, out, args.resume)
     except (ValueError, OSError) as e:
         return _fail("arena", e)
+    done = len(existing.games)
     total = len(tournament.schedule())
+    extended = existing.tournament is not None and existing.tournament != tournament
     print(
         f"{len(tournament.agents)} agents, {tournament.mode}, {tournament.games} games per pairing: "
-        f"{total} games ({done} already in {out})",
+        f"{total} games ({done} already in {out}{', extending its tournament' if extended else ''})",
         file=sys.stderr,
     )
     from tqdm import tqdm

@@ -35,7 +35,8 @@ CHEAP = ["random", "alphabeta:1", "positional", "mcts:sims=50"]
 
 
 def game_lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if r["type"] == "game"]
 
 
 def played(path: Path) -> dict[str, tuple[str, str]]:
@@ -171,6 +172,33 @@ def test_existing_results_are_never_overwritten(tmp_path: Path) -> None:
     # Resuming a finished tournament plays nothing.
     run_tournament(t, out, jobs=1, resume=True)
     assert out.read_bytes() == before
+
+
+def test_resume_can_extend_a_tournament_with_agents_and_games(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    small = Tournament.create(["random", "alphabeta:1"], games=2, seed=4)
+    run_tournament(small, out, jobs=1)
+    first = played(out)
+    # A new agent joins: only its pairings are played.
+    more_agents = Tournament.create(["random", "alphabeta:1", "positional"], games=2, seed=4)
+    run_tournament(more_agents, out, jobs=1, resume=True)
+    # More games per pairing: the first openings are the same ones.
+    more_games = Tournament.create(["random", "alphabeta:1", "positional"], games=4, seed=4)
+    assert more_games.openings[:1] == small.openings
+    table = run_tournament(more_games, out, jobs=1, resume=True)
+    now = played(out)
+    assert all(now[k] == v for k, v in first.items())
+    assert sorted(now) == sorted(g.game_id for g in more_games.schedule())
+    data = read_results(out)
+    assert data.tournament == more_games
+    assert [a.games for a in table.agents] == [8, 8, 8]
+    # Not an extension: another seed, or games dropped.
+    for other in (
+        Tournament.create(["random", "alphabeta:1", "positional"], games=4, seed=5),
+        Tournament.create(["random", "alphabeta:1"], games=4, seed=4),
+    ):
+        with pytest.raises(ValueError, match="different tournament"):
+            run_tournament(other, out, jobs=1, resume=True)
 
 
 def test_truncated_last_line_is_ignored_and_cut_on_resume(tmp_path: Path) -> None:
