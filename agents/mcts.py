@@ -111,8 +111,10 @@ _NODES_PER_SIMULATION = 4
 """Pool sizing: nodes allocated per budgeted simulation (measured: about 2-3)."""
 _SIMULATIONS_PER_SECOND = 150_000
 """Pool sizing and the first batch of a timed search (refined as it runs)."""
-_SOLVER_NODES_PER_SECOND = 5_000_000
-"""A conservative speed of the endgame solver, to give a timed solve its node budget."""
+_SOLVER_NODES_PER_SECOND = 3_000_000
+"""A conservative speed of the endgame solver (it does about 8 M/s on a busy
+core here), to give a timed solve its node budget: half the time left, so even a
+solver three times slower than measured stays inside the limit."""
 _TIME_MARGIN = 0.02
 """A timed search aims this fraction of the limit short of it (Python overhead)."""
 _REUSE_DEPTH = 4
