@@ -125,13 +125,11 @@ def play(path: str, you: str, gui: bool) -> int:
     from agents.cli import TerminalDisplay
     from agents.human import HumanPlayer
 
-    seat = reversi_env.BLACK if you == "black" else reversi_env.WHITE
-    players: list[Agent] = [trained_agent(), trained_agent()]
-    players[seat] = HumanPlayer(seat)
-    names = ("you", "model") if seat == reversi_env.BLACK else ("model", "you")
-    display = TerminalDisplay(names)
+    human, model = HumanPlayer(you), trained_agent()
+    black, white = (human, model) if you == "black" else (model, human)
+    display = TerminalDisplay(("you", "model") if you == "black" else ("model", "you"))
     display.show(reversi_env.GameState.initial())
-    result = play_game(players[0], players[1], time_limit=None, on_move=display.on_move)
+    result = play_game(black, white, time_limit=None, on_move=display.on_move)
     print(f"\nGame over: {result.summary()}")
     return 0
 
