@@ -124,7 +124,7 @@ def new_scratch(node_limit: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     return stats, np.zeros((65, 68), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # searches release the GIL, so a GUI thread keeps running
 def solve_root(p: np.uint64, o: np.uint64, node_limit: np.int64, scores: np.ndarray, exact: np.ndarray) -> np.int64:
     """Score every legal move at the root: ``scores[a]`` is exact where
     ``exact[a]`` is set (the best move and every move tied with it), else an

@@ -140,7 +140,7 @@ def negamax(
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # searches release the GIL, so a GUI thread keeps running
 def negamax_root(p: np.uint64, o: np.uint64, depth: np.int64, scores: np.ndarray) -> np.int64:
     """Score every legal placement: ``scores[a]`` is exact for the best move and
     every move tied with it, an upper bound below the best for the others.

@@ -361,7 +361,7 @@ def informed_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
     return sign * (np.int64(popcount(p)) - np.int64(popcount(o)))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # searches release the GIL, so a GUI thread keeps running
 def _run(
     tree: np.ndarray,
     meta: np.ndarray,
