@@ -113,8 +113,9 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--{name} must be >= 1, got {getattr(args, name)}")
 
     torch.set_num_threads(1)
-    # Sampling and learning run in this process (no remote runners), so Ray needs few workers and no dashboard.
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # Sampling and learning run in this process (no remote runners), so Ray needs few workers and no dashboard;
+    # "local": a Ray instance of its own, never a cluster some other program left running.
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         register_env(ENV_NAME, lambda config: rllib_env(**config))
         algo = build_config(args).build_algo()
