@@ -20,6 +20,7 @@ turns it into a player for play_game and the arena, and the player spec
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -109,7 +110,13 @@ def trained_agent() -> Agent:
     """The saved model as a player: the file named by $REVERSI_SB3_MODEL, default
     models/maskable_ppo_reversi.zip. A player spec for the CLI and the GUI:
     ``reversi gui --ai python:examples/train_maskable_ppo.py:trained_agent``."""
-    return adapt(MaskablePPO.load(os.environ.get(MODEL_ENV, DEFAULT_SAVE)))
+    return adapt(load_model(os.environ.get(MODEL_ENV, DEFAULT_SAVE)))
+
+
+@functools.lru_cache(maxsize=4)
+def load_model(path: str) -> MaskablePPO:
+    """``MaskablePPO.load(path)``, once per path: the window builds its AI player at every move."""
+    return MaskablePPO.load(path)
 
 
 def play(path: str, you: str, gui: bool) -> int:

@@ -4,6 +4,7 @@ then the saved models played through ``agents.adapt`` in full games."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,21 @@ def test_trained_agent_spec_loads_the_model_for_cli_and_gui(
     out, _ = trained
     monkeypatch.setenv("REVERSI_SB3_MODEL", str(out / "m.zip"))
     assert_plays_full_legal_games(make_agent(f"python:{EXAMPLES / 'train_maskable_ppo.py'}:trained_agent"), games=2)
+
+
+def test_the_window_plays_the_model(trained: tuple[Path, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from agents.gui import GuiApp
+
+    out, _ = trained
+    monkeypatch.setenv("REVERSI_SB3_MODEL", str(out / "m.zip"))
+    app = GuiApp(ai=f"python:{EXAMPLES / 'train_maskable_ppo.py'}:trained_agent", human="white")
+    deadline = time.monotonic() + 120
+    while len(app.history) == 1 and not app.ai_failed:  # the model (black) opens
+        app.update()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert not app.ai_failed
+    assert app.state.player == 1 and app.state.num_empty() == 59  # one legal black move was played
 
 
 @pytest.mark.parametrize("you", ["black", "white"])
