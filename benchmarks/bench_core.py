@@ -111,10 +111,12 @@ def start_seconds(cache_dir: str) -> float:
 
 
 def row(name: str, ours: float, unit: str, anchor_name: str = "", anchor: float | None = None) -> str:
-    """One printed line: our figure, the anchor's, and the ratio."""
+    """One printed line: our figure, the anchor's, and how many times faster we are
+    (a rate divided by the anchor's rate, or the anchor's time divided by ours)."""
     text = f"{name:<42} {ours:>12,.{3 if unit == 's' else 1}f} {unit:<8}"
     if anchor_name:
-        text += f" | {anchor_name:<24} " + (f"{anchor:>12,.1f}  ratio {ours / anchor:6.2f}x" if anchor else "n/a")
+        speedup = (ours / anchor if unit.endswith("/s") else anchor / ours) if anchor else None
+        text += f" | {anchor_name:<27} " + (f"{anchor:>12,.1f}  {speedup:6.2f}x as fast" if speedup else "n/a")
     return text
 
 
