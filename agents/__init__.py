@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from agents.adapters import adapt
-from agents.base import Agent, reset_agent, state_to_move
-from agents.evaluator import Evaluator
-from agents.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
-from agents.match import GameResult, MatchInterrupted, MoveRecord, QuitGame, play_game
-from agents.mcts import MCTSAgent, SearchResult
-from agents.specs import make_agent
+from agents.base import Agent, QuitGame, reset_agent, state_to_move
+from agents.play.adapters import adapt
+from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.play.specs import make_agent
+from agents.search.evaluator import Evaluator
+from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
+from agents.search.mcts import MCTSAgent, SearchResult
 
 __all__ = [
     "Agent",

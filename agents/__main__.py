@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from agents.cli import main
+from agents.ui.cli import main
 
 sys.exit(main())

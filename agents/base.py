@@ -1,4 +1,5 @@
-"""The Agent protocol: anything with ``act(observation) -> action`` and a name.
+"""The Agent protocol (anything with ``act(observation) -> action`` and a name)
+and the signals every room shares.
 
 Every agent, adapter and human player satisfies it, so anything that plays can
 meet anything else in ``play_game``, the arena, the CLI and the GUI.
@@ -26,6 +27,14 @@ class Agent(Protocol):
     def act(self, observation: Observation) -> int:
         """The action to play."""
         ...
+
+
+class QuitGame(Exception):  # noqa: N818 - a signal, not an error: "raise QuitGame"
+    """Raised by a player's ``act`` to stop the game now; it is scored by discs.
+
+    The terminal human player raises it for "Q" and at end of input; a classic
+    course player's "Q" is turned into it by the adapter.
+    """
 
 
 def reset_agent(agent: object) -> None:

@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agents.arena import Opening, Tournament, build_agent, run_tournament
-from agents.match import play_game
+from agents.arena.tournament import Opening, Tournament, build_agent, run_tournament
+from agents.play.match import play_game
 
 
 def timed(fn: Callable[[], object]) -> float:

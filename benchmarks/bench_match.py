@@ -16,8 +16,8 @@ import argparse
 import time
 from collections.abc import Callable
 
-from agents.ladder import RandomAgent
-from agents.match import play_game
+from agents.play.match import play_game
+from agents.search.ladder import RandomAgent
 from reversi_env.observation import observe
 from reversi_env.state import GameState
 

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from agents.mcts import MCTSAgent
+from agents.search.mcts import MCTSAgent
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20

@@ -3,7 +3,7 @@ Wilson 95 % intervals on the score (a win 1, a draw 1/2).
 
 Opponents: a uniformly random player, AlphaBetaAgent(4), and OpenSpiel's C++
 ``pyspiel.MCTSBot`` (random rollouts, UCT c = 2) given the same wall time per
-move (needs the ``bench`` extra). Every game goes through ``agents.match.play_game``.
+move (needs the ``bench`` extra). Every game goes through ``agents.play.match.play_game``.
 
     python benchmarks/strength.py --games 50 --time 1.0
     python benchmarks/strength.py --games 10 --time 0.2 --against random alphabeta4
@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 
 from agents.base import Agent, state_to_move
-from agents.ladder import AlphaBetaAgent, RandomAgent
-from agents.match import play_game
-from agents.mcts import MCTSAgent
+from agents.play.match import play_game
+from agents.search.ladder import AlphaBetaAgent, RandomAgent
+from agents.search.mcts import MCTSAgent
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 from reversi_env.state import GameState

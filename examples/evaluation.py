@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents import Agent, play_game
-from agents.adapters import adapt
-from agents.ladder import GreedyAgent, RandomAgent
+from agents.play.adapters import adapt
+from agents.search.ladder import GreedyAgent, RandomAgent
 
 BENCHMARKS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 """The fixed opponents of the evaluation, each built from a seed."""

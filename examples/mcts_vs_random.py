@@ -16,9 +16,9 @@ import sys
 
 from tqdm import tqdm
 
-from agents.ladder import RandomAgent
-from agents.match import MoveRecord, play_game
-from agents.mcts import MCTSAgent
+from agents.play.match import MoveRecord, play_game
+from agents.search.ladder import RandomAgent
+from agents.search.mcts import MCTSAgent
 from reversi_env.state import BLACK, GameState
 
 

@@ -26,7 +26,7 @@ from stable_baselines3.common.env_util import make_vec_env
 from train_maskable_ppo import add_common_options, check_common_options, learn, new_model
 
 import reversi_env
-from agents.adapters import ModelAgent
+from agents.play.adapters import ModelAgent
 from reversi_env.selfplay import OpponentPool
 
 

@@ -41,7 +41,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 
 import reversi_env
 from agents import Agent
-from agents.specs import make_agent
+from agents.play.specs import make_agent
 
 HIDDEN = [256, 256]
 """The Q-network's hidden layers (``load_policy`` rebuilds the same network)."""

@@ -36,8 +36,8 @@ from stable_baselines3.common.env_util import make_vec_env
 
 import reversi_env
 from agents import Agent, play_game
-from agents.adapters import adapt
-from agents.specs import make_agent
+from agents.play.adapters import adapt
+from agents.play.specs import make_agent
 
 DEFAULT_SAVE = "models/maskable_ppo_reversi.zip"
 MODEL_ENV = "REVERSI_SB3_MODEL"
@@ -126,11 +126,11 @@ def play(path: str, you: str, gui: bool) -> int:
         return 1
     os.environ[MODEL_ENV] = str(Path(path).resolve())
     if gui:
-        from agents.gui import GuiApp
+        from agents.ui.gui import GuiApp
 
         return GuiApp(ai=f"python:{Path(__file__).resolve()}:trained_agent", human=you).run()
-    from agents.cli import TerminalDisplay
-    from agents.human import HumanPlayer
+    from agents.play.human import HumanPlayer
+    from agents.ui.cli import TerminalDisplay
 
     human, model = HumanPlayer(you), trained_agent()
     black, white = (human, model) if you == "black" else (model, human)

@@ -6,7 +6,7 @@ hands out opponents for ``ReversiGymEnv``; each of them draws a new member of
 the pool at every episode reset, uniformly, from its own seeded RNG::
 
     pool = OpponentPool(max_size=10)
-    pool.add(frozen_copy_of(model))          # e.g. agents.adapters.ModelAgent(deepcopy(model.policy))
+    pool.add(frozen_copy_of(model))          # e.g. agents.play.adapters.ModelAgent(deepcopy(model.policy))
     envs = [ReversiGymEnv(opponent=pool.opponent(seed=i), play_as="random") for i in range(8)]
     ...                                      # every N steps: pool.add(frozen_copy_of(model))
 

@@ -17,7 +17,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT.parent / "shared"
+TEST_DATA = REPO_ROOT / "tests" / "data"
 
 
 def random_game(seed: int, plies: int | None = None) -> list[GameState]:

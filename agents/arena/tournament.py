@@ -1,0 +1,658 @@
+"""Tournaments that rate agents at scale, locally or on a Ray cluster.
+
+A tournament is a schedule of games between player specs (the strings of
+``reversi play``: ``random``, ``alphabeta:3``, ``mcts:sims=500``,
+``gtp:/usr/games/gtp-rhino``...): a round-robin, or a gauntlet of one agent
+against a list. Every pairing starts from the same set of distinct openings
+(random legal plies from the tournament seed, or a user file of transcripts),
+each played twice with colours swapped, so neither side profits from a lucky
+opening or from moving first.
+
+Nothing is lost: every finished game is appended to a JSON Lines results file
+(flushed and fsynced) as soon as it ends, by the driver process. The first line
+holds the tournament itself, so ``resume`` (or ``reversi arena --resume``) plays
+only the games that are missing after a crash, a ``kill -9`` or Ctrl-C; a
+half-written last line is cut off. ``read_results`` reads a file back, and
+``ratings_from_records`` reproduces the table.
+
+Each game gets a seed derived from the tournament seed and the game's identity,
+and agents are built from their specs inside the worker, so a local process
+pool and Ray tasks play the same games (with simulation budgets rather than
+time limits, the very same moves).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import random
+import socket
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.arena.ratings import Outcome, Ratings, compute_ratings
+from agents.base import Agent
+from agents.play.match import TRANSCRIPT_PASS, GameResult, play_game
+from reversi_env.notation import action_name, parse_action
+from reversi_env.state import GameState
+
+FORMAT_VERSION = 1
+"""The results file's format version, written in its first line."""
+MODES = ("round-robin", "gauntlet")
+MAX_ATTEMPTS = 3
+"""How often a game whose worker died is played again before the run gives up."""
+
+
+# -- openings -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A short move sequence from the standard start, e.g. ``("F5", "D6")``."""
+
+    moves: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The transcript (``"f5d6"``, a pass as ``"--"``), or ``"start"``."""
+        if not self.moves:
+            return "start"
+        return "".join(TRANSCRIPT_PASS if m == "PASS" else m.lower() for m in self.moves)
+
+    def state(self) -> GameState:
+        """The position after the opening (checked)."""
+        state = GameState.initial()
+        for m in self.moves:
+            state = state.apply(m)
+        return state
+
+    @classmethod
+    def parse(cls, text: str) -> Opening:
+        """An opening from a transcript: ``"f5d6c3"``, ``"F5 D6 C3"``, ``"start"``;
+        raises ValueError (InvalidMoveError / IllegalMoveError) naming the move."""
+        t = "".join(text.replace(",", " ").split())
+        if t.lower() in ("", "start"):
+            return cls()
+        if len(t) % 2:
+            raise ValueError(f"an opening transcript has two characters per move, got {text!r}")
+        state = GameState.initial()
+        moves = []
+        for i in range(0, len(t), 2):
+            chunk = t[i : i + 2]
+            action = parse_action("PASS" if chunk == TRANSCRIPT_PASS else chunk)
+            state = state.apply(action)
+            moves.append(action_name(action))
+        if state.is_terminal():
+            raise ValueError(f"opening {text!r} ends the game")
+        return cls(tuple(moves))
+
+
+def random_openings(count: int, plies: int, seed: int = 0) -> list[Opening]:
+    """``count`` openings of ``plies`` random legal plies leading to distinct
+    positions, reproducible from ``seed``; ValueError if there are not enough."""
+    if count < 0 or plies < 0:
+        raise ValueError(f"count and plies must be >= 0, got {count} and {plies}")
+    rng = random.Random(f"openings:{seed}:{plies}")
+    found: dict[GameState, Opening] = {}
+    attempts = 0
+    while len(found) < count and attempts < 200 + 50 * count:
+        attempts += 1
+        state = GameState.initial()
+        moves = []
+        for _ in range(plies):
+            action = rng.choice(state.legal_actions())
+            state = state.apply(action)
+            moves.append(action_name(action))
+        if not state.is_terminal():
+            found.setdefault(state, Opening(tuple(moves)))
+    if len(found) < count:
+        raise ValueError(
+            f"found only {len(found)} distinct {plies}-ply openings but {count} are needed: "
+            "use more opening plies or fewer games per pairing"
+        )
+    return list(found.values())
+
+
+def load_openings(path: str | Path) -> list[Opening]:
+    """Openings from a text file, one transcript per line (``#`` starts a comment);
+    ValueError naming the line for a bad or repeated one."""
+    openings: list[Opening] = []
+    seen: dict[GameState, int] = {}
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            opening = Opening.parse(text)
+        except ValueError as e:
+            raise ValueError(f"{path}:{number}: {e}") from e
+        state = opening.state()
+        if state in seen:
+            raise ValueError(f"{path}:{number}: opening {text!r} repeats the position of line {seen[state]}")
+        seen[state] = number
+        openings.append(opening)
+    if not openings:
+        raise ValueError(f"{path}: no openings in the file")
+    return openings
+
+
+# -- the schedule ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of a tournament: who plays black and white from which opening.
+
+    Picklable (plain strings and ints), so it travels to process and Ray
+    workers, which build the agents from the specs with the given seeds.
+    """
+
+    game_id: str
+    black: str
+    white: str
+    opening: str
+    seed: int
+
+    def agent_seed(self, colour: str) -> int:
+        """The seed for the agent playing ``colour`` ("black" or "white")."""
+        return derive_seed(self.seed, colour)
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts: the same on every machine and Python run."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass
+class Tournament:
+    """What to play: the agents (player specs), the mode, the games per pairing,
+    the openings, the seed and the match rules. Its ``schedule()`` lists the games."""
+
+    agents: list[str]
+    mode: str = "round-robin"
+    games: int = 20
+    openings: list[str] = field(default_factory=list)
+    seed: int = 0
+    time_limit: float | None = 60.0
+    max_illegal: int = 3
+
+    def __post_init__(self) -> None:
+        self.agents = list(self.agents)
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if len(self.agents) < 2:
+            raise ValueError(f"a tournament needs at least two agents, got {self.agents!r}")
+        dupes = sorted({a for a in self.agents if self.agents.count(a) > 1})
+        if dupes:
+            raise ValueError(f"each agent may appear once, repeated: {', '.join(dupes)}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 2 or self.games % 2:
+            raise ValueError(
+                f"games per pairing must be a positive even number (each opening is played twice), got {self.games!r}"
+            )
+        if len(self.openings) < self.games // 2:
+            needed = self.games // 2
+            raise ValueError(f"{self.games} games per pairing need {needed} openings, got {len(self.openings)}")
+        self.openings = [Opening.parse(o).name for o in self.openings]
+
+    @classmethod
+    def create(
+        cls,
+        agents: Sequence[str],
+        *,
+        mode: str = "round-robin",
+        games: int = 20,
+        opening_plies: int = 4,
+        openings: Sequence[Opening] | None = None,
+        seed: int = 0,
+        time_limit: float | None = 60.0,
+        max_illegal: int = 3,
+    ) -> Tournament:
+        """A tournament with ``games // 2`` openings per pairing: the first ones of
+        ``openings`` if given, else random ``opening_plies``-ply ones from ``seed``."""
+        if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+            raise ValueError(
+                f"games per pairing must be a positive even number (each opening is played twice), got {games!r}"
+            )
+        needed = games // 2
+        if openings is None:
+            chosen = random_openings(needed, opening_plies, seed)
+        else:
+            if len(openings) < needed:
+                raise ValueError(f"{games} games per pairing need {needed} openings, the file has {len(openings)}")
+            chosen = list(openings[:needed])
+        return cls(list(agents), mode, games, [o.name for o in chosen], seed, time_limit, max_illegal)
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """The pairs that meet: all pairs, or the first agent against each other one."""
+        if self.mode == "gauntlet":
+            return [(self.agents[0], other) for other in self.agents[1:]]
+        return [(a, b) for i, a in enumerate(self.agents) for b in self.agents[i + 1 :]]
+
+    def schedule(self) -> list[ScheduledGame]:
+        """Every game, pairing by pairing, each opening with both colour orders."""
+        games = []
+        for a, b in self.pairings():
+            for opening in self.openings[: self.games // 2]:
+                for black, white in ((a, b), (b, a)):
+                    game_id = f"{black} vs {white} @ {opening}"
+                    games.append(ScheduledGame(game_id, black, white, opening, derive_seed(self.seed, game_id)))
+        return games
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tournament as plain JSON data (the results file's first line)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Tournament:
+        """The inverse of ``to_dict``; ValueError for a malformed one."""
+        try:
+            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+        except TypeError as e:
+            raise ValueError(f"malformed tournament record: {e}") from e
+
+
+# -- playing one game (in any worker) ------------------------------------------------
+
+
+def build_agent(spec: str, colour: int, seed: int) -> Agent:
+    """The agent a spec names, playing ``colour``, seeded with ``seed`` unless
+    the spec sets its own seed (which then holds in every game)."""
+    from agents.play.specs import make_agent, parse_spec
+
+    if parse_spec(spec).kind == "human":
+        raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
+    return make_agent(spec, colour, seed=seed)
+
+
+def close_agent(agent: object) -> None:
+    """Call ``agent.close()`` if it has one (external engines end their process)."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()
+
+
+def play_scheduled(game: ScheduledGame, time_limit: float | None = 60.0, max_illegal: int = 3) -> dict[str, Any]:
+    """Build both agents from their specs, play the game, return its record.
+
+    This runs inside worker processes and Ray tasks: everything it takes and
+    returns is plain data. Agents with a ``close()`` (external engines) are
+    closed afterwards.
+    """
+    players = []
+    try:
+        for colour, spec in enumerate((game.black, game.white)):
+            players.append(build_agent(spec, colour, game.agent_seed(("black", "white")[colour])))
+        t0 = time.time()
+        result = play_game(
+            players[0],
+            players[1],
+            time_limit=time_limit,
+            max_illegal=max_illegal,
+            start=Opening.parse(game.opening).state(),
+        )
+        return make_record(game, result, started=t0)
+    finally:
+        for p in players:
+            close_agent(p)
+
+
+def make_record(game: ScheduledGame, result: GameResult, started: float | None = None) -> dict[str, Any]:
+    """The results-file line of a finished game."""
+    now = time.time()
+    return {
+        "type": "game",
+        "game_id": game.game_id,
+        "black": game.black,
+        "white": game.white,
+        "opening": game.opening,
+        "seed": game.seed,
+        "black_score": _black_score(result.winner),
+        "disc_difference": result.disc_difference,
+        "reason": result.reason,
+        "transcript": ("" if game.opening == "start" else game.opening) + result.transcript,
+        "seconds": round(now - (started if started is not None else now), 3),
+        "host": f"{socket.gethostname()}:{os.getpid()}",
+        "result": result.to_dict(),
+    }
+
+
+def _black_score(winner: str) -> float:
+    return {"black": 1.0, "white": 0.0, "draw": 0.5}[winner]
+
+
+# -- the results file ------------------------------------------------------------------
+
+
+@dataclass
+class ResultsData:
+    """A results file read back: the tournament (if the file has one), the game
+    records (each game once) and what was cut or skipped."""
+
+    tournament: Tournament | None
+    games: list[dict[str, Any]]
+    truncated: bool = False
+    duplicates: int = 0
+
+    def outcomes(self) -> list[Outcome]:
+        """The games as rating inputs."""
+        return [Outcome(g["black"], g["white"], float(g["black_score"]), int(g["disc_difference"])) for g in self.games]
+
+    def done_ids(self) -> set[str]:
+        """The ids of the finished games."""
+        return {g["game_id"] for g in self.games}
+
+
+def read_results(path: str | Path, repair: bool = False) -> ResultsData:
+    """Read a results file. A half-written last line (a crash mid-write) is
+    ignored, and with ``repair`` cut off the file so appending can go on; a bad
+    line anywhere else is a ValueError naming it. A game recorded twice counts once."""
+    path = Path(path)
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    # Everything after the last newline is an unfinished write.
+    tail = lines.pop()
+    truncated = bool(tail.strip())
+    good_end = len(raw) - len(tail)
+    tournament: Tournament | None = None
+    games: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            kind = record.get("type")
+            if kind == "tournament":
+                if record.get("version") != FORMAT_VERSION:
+                    raise ValueError(f"unsupported results format version {record.get('version')!r}")
+                tournament = Tournament.from_dict(record["tournament"])
+                continue
+            if kind != "game":
+                raise ValueError(f"unknown record type {kind!r}")
+            for key in ("game_id", "black", "white"):
+                if not isinstance(record.get(key), str):
+                    raise ValueError(f"a game record needs a string {key!r}")
+            record["black_score"] = float(record["black_score"])
+            record["disc_difference"] = int(record["disc_difference"])
+            if record["black_score"] not in (0.0, 0.5, 1.0):
+                raise ValueError(f"black_score must be 0, 0.5 or 1, got {record['black_score']!r}")
+        except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as e:
+            if isinstance(e, json.JSONDecodeError) and number == len(lines) and not truncated:
+                # Unparseable JSON ending the file is an unfinished write too
+                # (whatever a crash left before the newline); a parseable but
+                # wrong record is not, and is reported like any other.
+                truncated, good_end = True, len(raw) - len(tail) - len(line) - 1
+                break
+            raise ValueError(f"{path}:{number}: bad results line: {e}") from e
+        if record["game_id"] in seen:
+            duplicates += 1
+            continue
+        seen.add(record["game_id"])
+        games.append(record)
+    if truncated and repair:
+        with open(path, "r+b") as f:
+            f.truncate(good_end)
+            f.flush()
+            os.fsync(f.fileno())
+    return ResultsData(tournament, games, truncated, duplicates)
+
+
+class ResultsWriter:
+    """Appends records to a results file, one JSON line each, flushed and
+    fsynced before ``append`` returns, so a finished game survives a crash."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open ``path`` for appending (created if missing)."""
+        self.path = Path(path)
+        self._file = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 - kept open across appends
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record as a line and make it durable."""
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str | None = None) -> Ratings:
+    """The table for one or more results files, agents listed in tournament
+    order. A game found in several files (same id and seed) counts once."""
+    parts = [data] if isinstance(data, ResultsData) else list(data)
+    order = [a for p in parts if p.tournament for a in p.tournament.agents]
+    seen: set[tuple[str, object]] = set()
+    games = []
+    for p in parts:
+        for g in p.games:
+            key = (g["game_id"], g.get("seed"))
+            if key not in seen:
+                seen.add(key)
+                games.append(g)
+    return compute_ratings(ResultsData(None, games).outcomes(), anchor=anchor, order=order)
+
+
+# -- running ---------------------------------------------------------------------------
+
+Progress = Callable[[int, int, Ratings], None]
+"""``progress(done, total, ratings)``: called after every recorded game (the
+ratings are refitted at most every ``PROGRESS_REFIT`` seconds, and at the end)."""
+PROGRESS_REFIT = 0.5
+
+
+def check_specs(specs: Iterable[str]) -> None:
+    """Build and close each spec once, so a typo fails before any game is played."""
+    for spec in specs:
+        close_agent(build_agent(spec, 0, 0))
+
+
+def run_tournament(
+    tournament: Tournament,
+    out: str | Path,
+    *,
+    resume: bool = False,
+    jobs: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    anchor: str | None = None,
+    progress: Progress | None = None,
+) -> Ratings:
+    """Play the tournament's missing games, appending each to ``out``, and
+    return the ratings of everything in the file.
+
+    ``out`` must not hold games already unless ``resume`` is set, and then it
+    must hold this same tournament, or one this one extends (see ``extends``). ``backend`` is "local" (``jobs`` worker
+    processes, default the number of cores; 1 plays in this process) or "ray"
+    (tasks on the cluster at ``address``, or on a local instance started with
+    ``jobs`` CPUs; an already initialised Ray is used as it is).
+    """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    path = Path(out)
+    data = prepare_results(tournament, path, resume)
+    done = data.done_ids()
+    schedule = tournament.schedule()
+    todo = [g for g in schedule if g.game_id not in done]
+    if todo:
+        check_specs(tournament.agents)
+    with ResultsWriter(path) as writer:
+        if not path.stat().st_size or data.tournament != tournament:
+            # A new file, or an extended tournament: the last tournament line holds.
+            writer.append({"type": "tournament", "version": FORMAT_VERSION, "tournament": tournament.to_dict()})
+        games = list(data.games)
+        shown: list[Any] = [None, 0.0]  # the last table and when it was computed
+
+        def record(rec: dict[str, Any]) -> None:
+            writer.append(rec)
+            games.append(rec)
+            if progress is not None:
+                # The fit costs more as games pile up: refresh it twice a second at most.
+                now = time.monotonic()
+                if shown[0] is None or now - shown[1] >= PROGRESS_REFIT or len(games) == len(schedule):
+                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor), now]
+                progress(len(games), len(schedule), shown[0])
+
+        if todo:
+            if backend == "ray":
+                _run_ray(todo, tournament, jobs, address, record)
+            elif jobs == 1:
+                for game in todo:
+                    record(play_scheduled(game, tournament.time_limit, tournament.max_illegal))
+            else:
+                _run_pool(todo, tournament, jobs, record)
+    return ratings_from_records(ResultsData(tournament, games), anchor)
+
+
+def prepare_results(tournament: Tournament, path: Path, resume: bool) -> ResultsData:
+    """Check ``path`` against the tournament (repairing a cut last line on
+    resume) and return what it holds; ValueError if it would mix tournaments
+    or overwrite games."""
+    if not path.exists() or not path.stat().st_size:
+        return ResultsData(tournament, [])
+    if not resume:
+        raise ValueError(f"{path} already holds results: pass --resume to continue it, or choose another --out")
+    data = read_results(path, repair=True)
+    if data.tournament is None and not data.games and not path.stat().st_size:
+        return ResultsData(tournament, [])  # killed while writing the first line
+    if data.tournament is None:
+        raise ValueError(f"{path} has no tournament line: it was not written by the arena")
+    if data.tournament.to_dict() != tournament.to_dict() and not extends(tournament, data):
+        raise ValueError(
+            f"{path} holds a different tournament: {json.dumps(data.tournament.to_dict())}; "
+            "resume with the same agents and options (or none: `reversi arena --resume --out FILE`), "
+            "or extend it: more agents or games, with the same seed and rules"
+        )
+    return data
+
+
+def extends(tournament: Tournament, data: ResultsData) -> bool:
+    """Whether ``tournament`` keeps every game in ``data`` as it was played
+    (same seed and rules; more agents or more games per pairing), so resuming
+    with it adds only the new games: a new checkpoint joins the pool this way."""
+    old = data.tournament
+    if old is None or (old.seed, old.time_limit, old.max_illegal) != (
+        tournament.seed,
+        tournament.time_limit,
+        tournament.max_illegal,
+    ):
+        return False
+    seeds = {g.game_id: g.seed for g in tournament.schedule()}
+    return all(seeds.get(g["game_id"]) == g.get("seed") for g in data.games) and all(
+        g.game_id in seeds for g in old.schedule()
+    )
+
+
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the driver is gone (even after ``kill -9``),
+    instead of waiting forever for work that will never come."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="arena-parent-watch").start()
+
+
+def _run_pool(
+    todo: list[ScheduledGame], tournament: Tournament, jobs: int, record: Callable[[dict[str, Any]], None]
+) -> None:
+    """Play games in worker processes; a pool broken by a dying worker is
+    rebuilt and its unfinished games played again (at most MAX_ATTEMPTS each)."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    attempts = dict.fromkeys((g.game_id for g in todo), 0)
+    remaining = list(todo)
+    context = multiprocessing.get_context("spawn")
+    while remaining:
+        pool = ProcessPoolExecutor(
+            max_workers=min(jobs, len(remaining)),
+            mp_context=context,
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
+        pending: dict[Future[dict[str, Any]], ScheduledGame] = {}
+        for game in remaining:
+            attempts[game.game_id] += 1
+            if attempts[game.game_id] > MAX_ATTEMPTS:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise RuntimeError(f"game {game.game_id!r} lost its worker {MAX_ATTEMPTS} times; giving up")
+            pending[pool.submit(play_scheduled, game, tournament.time_limit, tournament.max_illegal)] = game
+        broken = False
+        try:
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    game = pending.pop(fut)
+                    try:
+                        rec = fut.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        pending[fut] = game
+                        break
+                    record(rec)
+                if broken:
+                    break
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=not broken, cancel_futures=True)
+        remaining = list(pending.values()) if broken else []
+
+
+def _run_ray(
+    todo: list[ScheduledGame],
+    tournament: Tournament,
+    jobs: int,
+    address: str | None,
+    record: Callable[[dict[str, Any]], None],
+) -> None:
+    """Play games as Ray tasks; the driver writes each result as it arrives.
+    Ray plays a task again when its worker dies (``max_retries``)."""
+    try:
+        import ray
+    except ImportError as e:  # pragma: no cover - depends on the installed extras
+        raise ImportError("the ray backend needs Ray: pip install 'reversi-env[ray]'") from e
+    started = False
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+        started = True
+    task = ray.remote(max_retries=MAX_ATTEMPTS)(play_scheduled)
+    pending = [task.remote(g, tournament.time_limit, tournament.max_illegal) for g in todo]
+    try:
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                record(ray.get(ref))
+    except BaseException:
+        for ref in pending:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,432 @@
+"""One game between two players under the classic tournament rules.
+
+``play_game(black, white)`` plays a full game and returns a ``GameResult``:
+
+- each player receives its own fresh copy of the observation, so nothing a
+  player does to it can change the real game;
+- a forced pass is played for the player (it is not asked) and recorded;
+- a turn that takes longer than ``time_limit`` seconds loses ("timeout"); each
+  player runs in its own daemon worker thread, abandoned on a timeout, so a
+  player that hangs forever still loses and ``play_game`` returns within
+  ``time_limit`` plus a moment;
+- ``max_illegal`` illegal or malformed moves at one turn lose ("illegal"); the
+  player is asked again after each of the earlier ones. An ``act`` that raises
+  ``InvalidMoveError`` (an adapter that could not read its player's answer)
+  counts as a malformed move;
+- an exception loses ("error"), its traceback kept in ``details``;
+- a player that raises ``QuitGame`` (a human typing "Q", a classic player
+  returning "Q") ends the game at once, scored by the discs on the board ("quit").
+
+An abandoned worker only holds its own observation copy and a result box that
+nobody reads any more, so a late answer cannot touch the game. The agent object
+itself may still be busy in that thread: do not reuse an agent that timed out.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.base import Agent, QuitGame
+from agents.play.adapters import adapt
+from agents.play.specs import make_agent
+from reversi_env.errors import InvalidMoveError
+from reversi_env.notation import PASS, action_name, to_action
+from reversi_env.observation import observe
+from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
+
+REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted")
+"""Why a game ended: played out, a player's timeout, illegal moves or
+exception, a player's quit, or Ctrl-C (``MatchInterrupted``)."""
+
+TRANSCRIPT_PASS = "--"
+"""How a pass is written in a transcript (every move takes two characters)."""
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``play_game``: still a KeyboardInterrupt (so a loop of
+    games stops), carrying the game so far as ``result`` (reason "interrupted")."""
+
+    def __init__(self, result: GameResult) -> None:
+        """Wrap the partial ``result``."""
+        super().__init__(f"game interrupted after {len(result.moves)} moves")
+        self.result = result
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One ply as ``on_move`` sees it: who moved, what, and the thinking time."""
+
+    ply: int
+    player: Player
+    action: int
+    seconds: float
+    forced: bool = False
+
+    @property
+    def name(self) -> str:
+        """The move in notation: "D3" or "PASS"."""
+        return action_name(self.action)
+
+
+OnMove = Callable[[MoveRecord, GameState], None]
+"""``on_move(record, state_after)``: called in the caller's thread after every ply."""
+
+
+@dataclass
+class GameResult:
+    """The record of one game, JSON round-trippable with ``to_json``/``from_json``.
+
+    ``black`` / ``white`` are the disc counts on the board when the game
+    stopped. ``winner`` is "black", "white" or "draw": by discs for "end",
+    "quit" and "interrupted", the opponent of ``loser`` for a timeout, illegal
+    moves or an error.
+    ``moves`` holds every ply in notation ("D3", "PASS"), passes included, so the
+    players alternate strictly from ``start`` (compact board text, None for the
+    standard start). ``times`` holds each ply's thinking time in seconds (0 for
+    a forced pass).
+    """
+
+    winner: str
+    black: int
+    white: int
+    reason: str = "end"
+    moves: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    loser: str | None = None
+    details: str = ""
+    black_name: str = "black"
+    white_name: str = "white"
+    start: str | None = None
+
+    @property
+    def disc_difference(self) -> int:
+        """Black's discs minus white's."""
+        return self.black - self.white
+
+    @property
+    def transcript(self) -> str:
+        """The moves as one lowercase string, ``"f5d6c3..."``, a pass as ``"--"``."""
+        return "".join(TRANSCRIPT_PASS if m == "PASS" else m.lower() for m in self.moves)
+
+    def start_state(self) -> GameState:
+        """The position the game started from."""
+        return GameState.initial() if self.start is None else GameState.from_string(self.start)
+
+    def mover(self, ply: int) -> Player:
+        """Who played ply ``ply`` (0-based): players alternate, passes included."""
+        return (self.start_state().player + ply) % 2
+
+    @property
+    def black_time(self) -> float:
+        """Black's total thinking time in seconds."""
+        return self._total(BLACK)
+
+    @property
+    def white_time(self) -> float:
+        """White's total thinking time in seconds."""
+        return self._total(1 - BLACK)
+
+    def _total(self, player: Player) -> float:
+        first = self.start_state().player
+        return float(sum(t for i, t in enumerate(self.times) if (first + i) % 2 == player))
+
+    def final_state(self) -> GameState:
+        """The last position, replayed from ``start`` and ``moves`` (checked)."""
+        state = self.start_state()
+        for m in self.moves:
+            state = state.apply(m)
+        return state
+
+    def summary(self) -> str:
+        """One line for people: the winner, the score and, unless the game was
+        played out, how it ended."""
+        who = "draw" if self.winner == "draw" else f"{self.winner} wins"
+        line = f"{who}, {self.black}-{self.white} (black {self.black_name}, white {self.white_name})"
+        how = {
+            "timeout": f"{self.loser} lost on time",
+            "illegal": f"{self.loser} lost by illegal moves",
+            "error": f"{self.loser} lost by an error",
+            "quit": (self.details.splitlines() or ["a player quit"])[-1],
+            "interrupted": "interrupted",
+        }
+        return line if self.reason == "end" else f"{line}; {how[self.reason]}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict for JSON, with the derived figures included for readers."""
+        return {
+            "winner": self.winner,
+            "black": self.black,
+            "white": self.white,
+            "disc_difference": self.disc_difference,
+            "reason": self.reason,
+            "loser": self.loser,
+            "details": self.details,
+            "black_name": self.black_name,
+            "white_name": self.white_name,
+            "start": self.start,
+            "moves": list(self.moves),
+            "transcript": self.transcript,
+            "times": list(self.times),
+            "black_time": self.black_time,
+            "white_time": self.white_time,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameResult:
+        """The inverse of ``to_dict`` (derived figures are recomputed); raises
+        ValueError naming the field for a malformed record."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a game result must be a dict, got {type(data).__name__}")
+        try:
+            result = cls(
+                winner=str(data["winner"]),
+                black=int(data["black"]),
+                white=int(data["white"]),
+                reason=str(data.get("reason", "end")),
+                moves=[str(m) for m in data.get("moves", [])],
+                times=[float(t) for t in data.get("times", [])],
+                loser=None if data.get("loser") is None else str(data["loser"]),
+                details=str(data.get("details", "")),
+                black_name=str(data.get("black_name", "black")),
+                white_name=str(data.get("white_name", "white")),
+                start=None if data.get("start") is None else str(data["start"]),
+            )
+        except KeyError as e:
+            raise ValueError(f"a game result needs the field {e.args[0]!r}") from e
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"malformed game result: {e}") from e
+        result._check()
+        return result
+
+    def _check(self) -> None:
+        if self.winner not in ("black", "white", "draw"):
+            raise ValueError(f"winner must be 'black', 'white' or 'draw', got {self.winner!r}")
+        if self.reason not in REASONS:
+            raise ValueError(f"reason must be one of {REASONS}, got {self.reason!r}")
+        if self.loser not in (None, "black", "white"):
+            raise ValueError(f"loser must be None, 'black' or 'white', got {self.loser!r}")
+        if len(self.times) != len(self.moves):
+            raise ValueError(f"{len(self.moves)} moves but {len(self.times)} times")
+        self.final_state()  # the start must parse and the moves replay legally
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``json.dumps(self.to_dict(), **kwargs)``."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameResult:
+        """The inverse of ``to_json``."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"not a JSON game result: {e}") from e
+        return cls.from_dict(data)
+
+
+@dataclass
+class _Outcome:
+    """What one call into a player produced."""
+
+    kind: str  # "ok", "raised" or "timeout"
+    value: object = None
+    error: BaseException | None = None
+    trace: str = ""
+    seconds: float = 0.0
+
+
+def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
+    """Call ``fn(*args)`` and time it; an exception becomes a "raised" outcome."""
+    t0 = time.perf_counter()
+    try:
+        value = fn(*args)
+    except BaseException as e:
+        # Ctrl-C reaches only the main thread, and there it stops the game; a
+        # player's own sys.exit() is just its error.
+        if isinstance(e, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+            raise
+        return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
+    return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
+
+
+_Job = tuple[Callable[..., object], Sequence[object], "queue.SimpleQueue[_Outcome]"]
+
+
+class _PlayerThread:
+    """A daemon thread that runs one player's calls, one at a time.
+
+    Each call brings its own result box; after a timeout the thread is
+    abandoned (the game is over for its player) and whatever it returns later
+    lands in a box nobody reads. One thread per player and game saves starting
+    a thread per move.
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[
+            tuple[Callable[..., object], Sequence[object], queue.SimpleQueue[_Outcome]] | None
+        ]
+        self._jobs = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="reversi-player-move", daemon=True).start()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, args, box = job
+            box.put(_run(fn, args))
+
+    def call(self, fn: Callable[..., object], args: Sequence[object], limit: float) -> _Outcome:
+        """``fn(*args)`` in the thread, or a "timeout" outcome after ``limit`` seconds."""
+        box: queue.SimpleQueue[_Outcome] = queue.SimpleQueue()
+        self._jobs.put((fn, args, box))
+        try:
+            return box.get(timeout=max(limit, 0.0))
+        except queue.Empty:
+            return _Outcome("timeout", seconds=limit)
+
+    def close(self) -> None:
+        """Let the thread end once its current call (if any) returns."""
+        self._jobs.put(None)
+
+
+def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove | None, start: object) -> None:
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
+    ):
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+    if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 1:
+        raise ValueError(f"max_illegal must be an int >= 1, got {max_illegal!r}")
+    if on_move is not None and not callable(on_move):
+        raise TypeError(f"on_move must be callable or None, got {on_move!r}")
+    if start is not None and not isinstance(start, GameState):
+        raise TypeError(f"start must be a GameState or None, got {type(start).__name__}")
+
+
+def _as_agent(player: object, color: Player) -> Agent:
+    """An Agent as is; a player spec string built by ``make_agent``; anything
+    else through ``adapt`` (a callable, a model, a classic player)."""
+    if isinstance(player, Agent):
+        return player
+    if isinstance(player, str):
+        return make_agent(player, color)
+    return adapt(player, color=color)
+
+
+def play_game(
+    black: object,
+    white: object,
+    *,
+    time_limit: float | None = 60.0,
+    max_illegal: int = 3,
+    on_move: OnMove | None = None,
+    start: GameState | None = None,
+) -> GameResult:
+    """Play one game, ``black`` against ``white``, and return its record.
+
+    Players are Agents, player spec strings ("greedy", "mcts:time=1", see
+    ``agents.play.specs``) or anything ``agents.adapt`` accepts.
+    ``time_limit`` is per turn, in seconds (None: no limit, and players run in
+    the calling thread). ``on_move(record, state)`` is called after every ply.
+    ``start`` is the position to start from (default: the standard start).
+    Ctrl-C raises ``MatchInterrupted`` carrying the game so far. See the module
+    docstring for the rules.
+    """
+    _check_options(time_limit, max_illegal, on_move, start)
+    players = (_as_agent(black, BLACK), _as_agent(white, 1 - BLACK))
+    names = tuple(str(getattr(p, "name", type(p).__name__)) for p in players)
+    state = GameState.initial() if start is None else start
+    moves: list[str] = []
+    times: list[float] = []
+    notes: list[str] = []  # illegal moves that did not lose, for the record
+
+    def finish(reason: str, loser: Player | None = None, details: str = "") -> GameResult:
+        b, w = state.score()
+        by_discs = "draw" if b == w else ("black" if b > w else "white")
+        winner = by_discs if loser is None else PLAYER_NAMES[1 - loser]
+        return GameResult(
+            winner=winner,
+            black=b,
+            white=w,
+            reason=reason,
+            moves=moves,
+            times=times,
+            loser=None if loser is None else PLAYER_NAMES[loser],
+            details="\n".join([*notes, details] if details else notes),
+            black_name=names[0],
+            white_name=names[1],
+            start=None if start is None else start.compact(),
+        )
+
+    threads = [_PlayerThread(), _PlayerThread()] if time_limit is not None else []
+
+    def call(color: Player, limit: float | None, fn: Callable[..., object], *args: object) -> _Outcome:
+        """Run a player's method: in its thread within ``limit`` seconds, or
+        right here when there is no limit."""
+        return _run(fn, args) if limit is None else threads[color].call(fn, args, limit)
+
+    try:
+        for color, agent in enumerate(players):
+            reset = getattr(agent, "reset", None)
+            if callable(reset):
+                out = call(color, time_limit, reset)
+                if out.kind == "timeout":
+                    return finish("timeout", color, f"{PLAYER_NAMES[color]} took over {time_limit} s in reset()")
+                if out.kind == "raised":
+                    return finish("error", color, f"{PLAYER_NAMES[color]} raised in reset():\n{out.trace}")
+
+        while not state.is_terminal():
+            mover = state.player
+            who = PLAYER_NAMES[mover]
+            legal = state.legal_actions()
+            if legal == [PASS]:
+                action, seconds, forced = PASS, 0.0, True
+            else:
+                forced = False
+                seconds = 0.0
+                deadline = None if time_limit is None else time.monotonic() + time_limit
+                attempts: list[str] = []
+                while True:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
+                    out = call(mover, remaining, players[mover].act, observe(state, mover))
+                    seconds += out.seconds
+                    if out.kind == "timeout":
+                        return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
+                    if out.kind == "raised" and isinstance(out.error, QuitGame):
+                        return finish("quit", None, f"{who} quit" + (f": {out.error}" if str(out.error) else ""))
+                    if out.kind == "raised" and not isinstance(out.error, InvalidMoveError):
+                        return finish("error", mover, f"{who} raised at move {len(moves) + 1}:\n{out.trace}")
+                    try:
+                        if out.error is not None:
+                            raise out.error
+                        action = to_action(out.value)
+                        if not state.is_legal(action):
+                            state.apply(action)  # raises IllegalMoveError with the board
+                        break
+                    except ValueError as e:
+                        sent = "raised" if out.error is not None else repr(out.value)
+                        attempts.append(f"{sent}: {type(e).__name__}: {str(e).splitlines()[0]}")
+                        if len(attempts) >= max_illegal:
+                            tried = "\n".join(attempts)
+                            why = f"{who} sent {len(attempts)} illegal moves:\n{tried}\n{state}"
+                            return finish("illegal", mover, why)
+                if attempts:
+                    notes.append(f"{who} move {len(moves) + 1}: rejected " + "; ".join(attempts))
+            state = state.apply(action)
+            moves.append(action_name(action))
+            times.append(seconds)
+            if on_move is not None:
+                on_move(MoveRecord(len(moves) - 1, mover, action, seconds, forced), state)
+        return finish("end")
+    except KeyboardInterrupt as e:
+        if isinstance(e, MatchInterrupted):
+            raise
+        raise MatchInterrupted(finish("interrupted", None, "interrupted (Ctrl-C)")) from e
+    finally:
+        for thread in threads:
+            thread.close()

@@ -1,0 +1,290 @@
+"""Player specs: the one place a string like ``"mcts:time=2"`` becomes a player.
+
+The CLI's ``--black`` / ``--white`` and the arena both read these:
+
+=========================================  =============================================
+``human``                                  you, at the terminal (``agents.play.human``)
+``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
+``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
+``level:3``                                rung 3 of the graded ladder
+``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
+``classic:path/to/file.py:ClassName``      a classic course player class, built with
+                                           "X" or "O"; ``:ClassName`` may be left out
+                                           when the file has one ``get_move`` class
+``python:pkg.module:factory``              an Agent, a zero-argument factory of one, or
+                                           a policy callable (``adapt``); the module
+                                           may also be a ``path/to/file.py``
+``gtp:/path/to/engine [args]``             an external engine over GTP
+=========================================  =============================================
+
+Options are ``key=value`` pairs separated by commas (``mcts:sims=800,seed=3``).
+A bad spec raises ``SpecError`` (a ValueError) that says what was expected.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from agents.base import Agent
+from agents.play import classic
+from agents.play.adapters import adapt, required_positional_args
+from reversi_env.state import PLAYER_SYMBOLS, parse_player
+
+SPEC_HELP = (
+    "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
+    "mcts:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+)
+"""The spec forms in one line, for error messages and ``--help``."""
+
+# kind -> (allowed option keys, the key a bare value stands for)
+_OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "human": ((), None),
+    "random": (("seed",), None),
+    "greedy": (("seed",), None),
+    "positional": (("seed",), None),
+    "alphabeta": (("depth", "seed"), "depth"),
+    "level": (("level", "seed"), "level"),
+    "mcts": (("time", "sims", "seed"), None),
+}
+_INT_KEYS = ("seed", "depth", "level", "sims")
+
+
+class SpecError(ValueError):
+    """A player spec that cannot be read or built; the message names the spec
+    and the forms that are accepted."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed spec: the kind, its options, and for ``classic`` / ``python`` /
+    ``gtp`` the target (file, module or command) and the attribute name."""
+
+    text: str
+    kind: str
+    options: dict[str, float | int] = field(default_factory=dict)
+    target: str = ""
+    attribute: str = ""
+
+    @property
+    def needs_color(self) -> bool:
+        """True if building needs the colour (human and classic players do)."""
+        return self.kind in ("human", "classic")
+
+    def build(self, color: object = None, *, seed: int | None = None, default_time: float = 1.0) -> Agent:
+        """A fresh Agent for this spec, playing ``color`` (0/1, "black"/"white",
+        "X"/"O"). ``seed`` is used by the seeded kinds when the spec gives none;
+        ``default_time`` is the MCTS time per move when the spec sets neither
+        ``time`` nor ``sims``."""
+        seat = None if color is None else parse_player(color)
+        if self.needs_color and seat is None:
+            raise SpecError(f"{self.text!r}: this player needs to know its colour (black or white)")
+        try:
+            return self._build(seat, seed, default_time)
+        except SpecError:
+            raise
+        except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
+            raise SpecError(f"cannot build player {self.text!r}: {e}") from e
+
+    def _build(self, seat: int | None, default_seed: int | None, default_time: float) -> Agent:
+        o = self.options
+        seed = int(o["seed"]) if "seed" in o else default_seed
+        if self.kind == "human":
+            from agents.play.human import HumanPlayer
+
+            assert seat is not None
+            return HumanPlayer(seat)
+        if self.kind in ("random", "greedy", "positional"):
+            from agents.search.ladder import GreedyAgent, PositionalAgent, RandomAgent
+
+            baseline = {"random": RandomAgent, "greedy": GreedyAgent, "positional": PositionalAgent}[self.kind]
+            return baseline(seed=seed)
+        if self.kind == "alphabeta":
+            from agents.search.ladder import AlphaBetaAgent
+
+            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed)
+        if self.kind == "level":
+            from agents.search.ladder import ladder_agent
+
+            if "level" not in o:
+                raise SpecError(f"{self.text!r}: say which level, e.g. 'level:3'")
+            return ladder_agent(int(o["level"]), seed=seed)
+        if self.kind == "mcts":
+            from agents.search.mcts import MCTSAgent
+
+            if "sims" in o:
+                return MCTSAgent(simulations=int(o["sims"]), seed=seed)
+            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed)
+        if self.kind == "classic":
+            assert seat is not None
+            player_class = load_classic_class(self.target, self.attribute or None)
+            return adapt(player_class(PLAYER_SYMBOLS[seat]), color=seat)
+        if self.kind == "python":
+            return adapt(_python_object(self.target, self.attribute), color=seat)
+        if self.kind == "gtp":
+            from agents.play.gtp import GTPEngine
+
+            return GTPEngine(self.target)
+        raise SpecError(f"unknown player kind {self.kind!r}")  # parse_spec lets none through
+
+
+def parse_spec(spec: str) -> PlayerSpec:
+    """Read a spec without building anything (so bad specs fail before a game)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"a player spec is a non-empty string ({SPEC_HELP}), got {spec!r}")
+    text = spec.strip()
+    kind, _, rest = text.partition(":")
+    kind = kind.lower()
+    if kind == "gtp":
+        if not rest.strip():
+            raise SpecError(f"{text!r}: give the engine command, e.g. 'gtp:/usr/games/gtp-rhino'")
+        return PlayerSpec(text, kind, target=rest.strip())
+    if kind in ("classic", "python"):
+        return _parse_target(text, kind, rest)
+    if kind not in _OPTIONS:
+        raise SpecError(f"unknown player {text!r}; expected one of: {SPEC_HELP}")
+    return PlayerSpec(text, kind, options=_parse_options(text, kind, rest))
+
+
+def make_agent(spec: str, color: object = None, *, seed: int | None = None, default_time: float = 1.0) -> Agent:
+    """``parse_spec(spec).build(...)``: a fresh Agent for ``spec`` playing ``color``.
+
+    ``color`` is needed by ``human`` and ``classic`` players (build one per
+    colour); ``seed`` seeds the seeded kinds unless the spec sets its own.
+    """
+    return parse_spec(spec).build(color, seed=seed, default_time=default_time)
+
+
+def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
+    allowed, bare = _OPTIONS[kind]
+    options: dict[str, float | int] = {}
+    if not rest:
+        return options
+    for item in rest.split(","):
+        key, eq, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not eq:
+            if bare is None:
+                hint = f"options {', '.join(k + '=...' for k in allowed)}" if allowed else "no options"
+                raise SpecError(f"{text!r}: {item!r} is not key=value; {kind} takes {hint}")
+            key, value = bare, item.strip()
+        if key not in allowed:
+            known = ", ".join(allowed) if allowed else "none"
+            raise SpecError(f"{text!r}: unknown option {key!r} for {kind} (known: {known})")
+        if key in options:
+            raise SpecError(f"{text!r}: option {key!r} given twice")
+        options[key] = _number(text, key, value)
+    if "time" in options and "sims" in options:
+        raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N, not both")
+    return options
+
+
+def _number(text: str, key: str, value: str) -> float | int:
+    try:
+        number: float | int = int(value) if key in _INT_KEYS else float(value)
+    except ValueError:
+        kind = "an integer" if key in _INT_KEYS else "a number"
+        raise SpecError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
+    if number < 0 or (key != "seed" and number == 0) or number != number:
+        raise SpecError(f"{text!r}: {key} must be {'>= 0' if key == 'seed' else '> 0'}, got {value!r}")
+    return number
+
+
+def _parse_target(text: str, kind: str, rest: str) -> PlayerSpec:
+    # Split at the last colon so a Windows drive ("C:\\...") stays in the path.
+    target, colon, attribute = rest.rpartition(":")
+    if not colon or "/" in attribute or "\\" in attribute or attribute.endswith(".py"):
+        target, attribute = rest, ""
+    target, attribute = target.strip(), attribute.strip()
+    if not target:
+        example = "classic:players/my_player.py:MyPlayer" if kind == "classic" else "python:my_pkg.agents:make_agent"
+        raise SpecError(f"{text!r}: expected e.g. {example!r}")
+    if kind == "python" and not attribute:
+        raise SpecError(f"{text!r}: name the object after the module, e.g. 'python:my_pkg.agents:make_agent'")
+    if kind == "classic" and not target.endswith(".py"):
+        raise SpecError(f"{text!r}: a classic player is a .py file, e.g. 'classic:my_player.py:MyPlayer'")
+    return PlayerSpec(text, kind, target=target, attribute=attribute)
+
+
+def load_file_module(path: str) -> ModuleType:
+    """Import a Python file as a module of its own.
+
+    Its directory is on ``sys.path`` while it loads, so its sibling modules
+    import; the module name ``board`` is the classic ``Board`` facade unless a
+    ``board`` module is already loaded, so course files doing ``from board
+    import Board`` run unchanged.
+    """
+    file = Path(path).expanduser()
+    if not file.is_file():
+        raise SpecError(f"no such file: {str(file)!r}")
+    file = file.resolve()
+    name = f"_reversi_player_{file.stem}_{abs(hash(str(file))):x}"
+    if name in sys.modules:
+        return sys.modules[name]
+    classic.register_board_module()
+    module_spec = importlib.util.spec_from_file_location(name, file)
+    if module_spec is None or module_spec.loader is None:
+        raise SpecError(f"cannot import {str(file)!r} as a Python module")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(file.parent))
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise SpecError(f"{str(file)!r} failed to load: {type(e).__name__}: {e}") from e
+    finally:
+        sys.path.remove(str(file.parent))
+    return module
+
+
+def load_classic_class(path: str, class_name: str | None = None) -> Callable[[str], Any]:
+    """The classic player class ``class_name`` from the file ``path`` (or its
+    only class with a ``get_move`` method)."""
+    module = load_file_module(path)
+    players = [
+        n
+        for n, obj in vars(module).items()
+        if inspect.isclass(obj) and obj.__module__ == module.__name__ and callable(getattr(obj, "get_move", None))
+    ]
+    if class_name is None:
+        if len(players) != 1:
+            found = ", ".join(players) or "none"
+            raise SpecError(f"{path!r}: name the player class (classes with get_move: {found})")
+        class_name = players[0]
+    player_class: Any = getattr(module, class_name, None)
+    if player_class is None or not callable(getattr(player_class, "get_move", None)):
+        found = ", ".join(players) or "none"
+        raise SpecError(f"{path!r} has no player class {class_name!r} with get_move (found: {found})")
+    return player_class
+
+
+def _python_object(target: str, attribute: str) -> object:
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        module = load_file_module(target)
+    else:
+        try:
+            module = importlib.import_module(target)
+        except ImportError as e:
+            raise SpecError(f"cannot import module {target!r}: {e}") from e
+    obj: Any = module
+    for part in attribute.split("."):
+        if not hasattr(obj, part):
+            raise SpecError(f"{target!r} has no attribute {attribute!r}")
+        obj = getattr(obj, part)
+    plays = any(callable(getattr(obj, m, None)) for m in ("act", "get_move", "predict"))
+    if not inspect.isclass(obj) and plays:
+        return obj
+    if inspect.isclass(obj) or (callable(obj) and required_positional_args(obj) == 0):
+        try:
+            return obj()
+        except TypeError as e:
+            raise SpecError(f"{target}:{attribute} must be callable with no arguments: {e}") from e
+    return obj

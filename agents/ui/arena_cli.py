@@ -1,0 +1,231 @@
+"""The ``reversi arena`` and ``reversi ratings`` subcommands.
+
+``register(subparsers)`` adds both to an argparse CLI; each sets ``func``,
+which takes the parsed arguments and returns the exit code.
+
+    reversi arena mcts:time=0.2 alphabeta:3 greedy random --games 40 --jobs 2 --out results.jsonl
+    reversi arena --resume --out results.jsonl
+    reversi ratings results.jsonl --plot ratings.png --anchor random
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.arena.ratings import Ratings
+from agents.arena.tournament import (
+    MODES,
+    ResultsData,
+    Tournament,
+    load_openings,
+    prepare_results,
+    ratings_from_records,
+    read_results,
+    run_tournament,
+)
+from agents.ui.options import positive_float, positive_int
+
+ARENA_EPILOG = """\
+Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
+colours swapped. Every finished game is appended to --out at once; after a
+crash, kill or Ctrl-C, run the same command with --resume (or just
+`reversi arena --resume --out FILE`) to play only the missing games.
+
+examples:
+  reversi arena mcts:time=0.2 alphabeta:3 greedy random --games 40 --jobs 2 --out results.jsonl
+  reversi arena mcts:sims=2000 random greedy positional --gauntlet --games 100
+  reversi arena alphabeta:4 gtp:/usr/games/gtp-rhino --backend ray --address auto
+"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``arena`` and ``ratings`` subcommands to an argparse subparsers object."""
+    arena = subparsers.add_parser(
+        "arena",
+        help="rate agents in a tournament (round-robin or gauntlet), locally or on Ray",
+        description="Play a tournament between player specs and rate them (Elo with 95 % intervals).",
+        epilog=ARENA_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    arena.add_argument("agents", nargs="*", metavar="SPEC", help="player specs: random, greedy, alphabeta:3, ...")
+    arena.add_argument("--gauntlet", action="store_true", help="the first agent plays each other one (no other pairs)")
+    arena.add_argument("--games", type=int, default=20, help="games per pairing, even (default 20)")
+    arena.add_argument("--openings", metavar="FILE", help="opening transcripts, one per line (default: random ones)")
+    arena.add_argument("--opening-plies", type=int, default=4, help="plies of a random opening (default 4)")
+    arena.add_argument("--seed", type=int, default=0, help="tournament seed: openings and every agent's seed")
+    arena.add_argument("--time-limit", type=positive_float, default=60.0, help="seconds per move (default 60)")
+    arena.add_argument("--max-illegal", type=positive_int, default=3, help="illegal moves at one turn that lose")
+    arena.add_argument("--jobs", type=positive_int, default=None, help="parallel games (default: number of cores)")
+    arena.add_argument("--backend", choices=("local", "ray"), default="local", help="process pool or Ray tasks")
+    arena.add_argument("--address", help="Ray cluster address (default: start a local instance)")
+    arena.add_argument("--out", default="arena.jsonl", help="results file, JSON Lines (default arena.jsonl)")
+    arena.add_argument("--resume", action="store_true", help="continue the tournament in --out")
+    arena.add_argument("--anchor", help="agent rated 0 Elo (default: random if it plays, else the first)")
+    arena.add_argument("--plot", metavar="PNG", help="save a ratings picture (needs the plot extra)")
+    arena.add_argument("--json", metavar="FILE", help="save the summary as JSON ('-' for stdout)")
+    arena.add_argument("--no-progress", action="store_true", help="no progress bar")
+    arena.set_defaults(func=run_arena)
+
+    ratings = subparsers.add_parser(
+        "ratings",
+        help="the ratings table of one or more arena results files",
+        description="Recompute the ratings table from arena results files (JSON Lines).",
+    )
+    ratings.add_argument("files", nargs="+", metavar="RESULTS", help="results files written by `reversi arena`")
+    ratings.add_argument("--anchor", help="agent rated 0 Elo (default: random if it played, else the first)")
+    ratings.add_argument("--plot", metavar="PNG", help="save a ratings picture (needs the plot extra)")
+    ratings.add_argument("--json", metavar="FILE", help="save the summary as JSON ('-' for stdout)")
+    ratings.set_defaults(func=run_ratings)
+
+
+def _fail(command: str, message: object) -> int:
+    print(f"reversi {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _report(table: Ratings, args: argparse.Namespace) -> None:
+    if args.json == "-":
+        print(table.to_json())
+    else:
+        print(table.table())
+        if args.json:
+            Path(args.json).write_text(table.to_json() + "\n")
+    if args.plot:
+        table.plot(args.plot)
+        print(f"ratings picture: {args.plot}", file=sys.stderr)
+
+
+def compact_table(table: Ratings, width: int = 4) -> str:
+    """The standings in one line for a progress bar: ``name Elo (score)``."""
+    parts = []
+    played = [a for a in table.agents if a.games]
+    for a in played[:width]:
+        elo = "?" if a.elo is None else f"{a.elo:+.0f}"
+        parts.append(f"{a.name} {elo} ({100 * a.score:.0f}%)")
+    more = len(played) - width
+    return " | ".join(parts) + (f" | +{more} more" if more > 0 else "")
+
+
+def _tournament_from_args(args: argparse.Namespace) -> Tournament:
+    """The tournament the arguments describe (or, for a bare --resume, the file's)."""
+    if not args.agents:
+        if not args.resume:
+            raise ValueError("name at least two agents (player specs), or use --resume --out FILE")
+        path = Path(args.out)
+        if not path.exists():
+            raise ValueError(f"nothing to resume: {path} does not exist")
+        data = read_results(path)
+        if data.tournament is None:
+            raise ValueError(f"{path} has no tournament line: it was not written by the arena")
+        return data.tournament
+    openings = load_openings(args.openings) if args.openings else None
+    return Tournament.create(
+        args.agents,
+        mode=MODES[1] if args.gauntlet else MODES[0],
+        games=args.games,
+        opening_plies=args.opening_plies,
+        openings=openings,
+        seed=args.seed,
+        time_limit=args.time_limit,
+        max_illegal=args.max_illegal,
+    )
+
+
+def run_arena(args: argparse.Namespace) -> int:
+    """``reversi arena``: play (or resume) a tournament, then print the table."""
+    try:
+        tournament = _tournament_from_args(args)
+        out = Path(args.out)
+        existing = prepare_results(tournament, out, args.resume)
+    except (ValueError, OSError) as e:
+        return _fail("arena", e)
+    done = len(existing.games)
+    total = len(tournament.schedule())
+    extended = existing.tournament is not None and existing.tournament != tournament
+    print(
+        f"{len(tournament.agents)} agents, {tournament.mode}, {tournament.games} games per pairing: "
+        f"{total} games ({done} already in {out}{', extending its tournament' if extended else ''})",
+        file=sys.stderr,
+    )
+    from tqdm import tqdm
+
+    # Two lines: the bar (games done, rate, ETA) and under it the standings.
+    bar = tqdm(
+        total=total,
+        initial=done,
+        unit="game",
+        dynamic_ncols=True,
+        disable=args.no_progress,
+        file=sys.stderr,
+        smoothing=0.05,
+        position=0,
+    )
+    standings = tqdm(
+        total=0,
+        bar_format="{desc}",
+        dynamic_ncols=True,
+        disable=args.no_progress,
+        file=sys.stderr,
+        position=1,
+    )
+
+    def progress(n: int, total: int, table: Ratings) -> None:
+        standings.set_description_str(compact_table(table, width=len(table.agents)), refresh=False)
+        bar.update(n - bar.n)
+        standings.refresh()
+
+    try:
+        table = run_tournament(
+            tournament,
+            out,
+            resume=args.resume,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            anchor=args.anchor,
+            progress=progress,
+        )
+    except KeyboardInterrupt:
+        standings.close()
+        bar.close()
+        saved = len(read_results(out).games) if out.exists() else 0
+        print(
+            f"\ninterrupted: {saved} of {total} games are saved in {out}; "
+            f"continue with: reversi arena --resume --out {out}",
+            file=sys.stderr,
+        )
+        return 130
+    except (ValueError, OSError, RuntimeError, ImportError) as e:
+        standings.close()
+        bar.close()
+        return _fail("arena", e)
+    standings.close()
+    bar.close()
+    try:
+        _report(table, args)
+    except (ValueError, OSError, ImportError) as e:
+        return _fail("arena", e)
+    return 0
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    """``reversi ratings``: the table of one or more results files."""
+    parts: list[ResultsData] = []
+    try:
+        for f in args.files:
+            data = read_results(f)
+            if data.truncated:
+                print(f"{f}: ignored a half-written last line", file=sys.stderr)
+            if data.duplicates:
+                print(f"{f}: ignored {data.duplicates} repeated game(s)", file=sys.stderr)
+            parts.append(data)
+        if not any(p.games for p in parts):
+            raise ValueError("no games in " + ", ".join(args.files))
+        table = ratings_from_records(parts, args.anchor)
+        _report(table, args)
+    except (ValueError, OSError, ImportError) as e:
+        return _fail("ratings", e)
+    return 0

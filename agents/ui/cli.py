@@ -1,0 +1,47 @@
+"""The ``reversi`` command (also ``python -m agents``): one parser, one
+subcommand module a family.
+
+    reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
+    reversi gui                                          the window (play_cli)
+    reversi arena ... / reversi ratings ...              tournaments (arena_cli)
+
+Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,
+which takes the parsed arguments and returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from agents.ui import arena_cli, play_cli
+
+COMMAND_MODULES = (play_cli, arena_cli)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="reversi",
+        description="Reversi (Othello): play at the terminal or in a window, run tournaments, rate agents.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``reversi`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "max_illegal", 1) < 1:
+        parser.error("--max-illegal must be >= 1")
+    status: int = args.func(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

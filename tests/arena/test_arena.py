@@ -1,0 +1,438 @@
+"""The arena: openings, schedules, the results file, resume after SIGKILL, the
+local and Ray backends, and the arena / ratings subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.arena.tournament import (
+    Opening,
+    ResultsData,
+    Tournament,
+    load_openings,
+    random_openings,
+    ratings_from_records,
+    read_results,
+    run_tournament,
+)
+from agents.play.match import GameResult
+from agents.ui.arena_cli import compact_table, register
+from agents.ui.arena_cli import main as cli_main
+from reversi_env import GameState, IllegalMoveError, InvalidMoveError
+
+REPO = Path(__file__).resolve().parents[2]
+CHEAP = ["random", "alphabeta:1", "positional", "mcts:sims=50"]
+
+
+def game_lines(path: Path) -> list[dict[str, Any]]:
+    records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in records if r["type"] == "game"]
+
+
+def played(path: Path) -> dict[str, tuple[str, str]]:
+    """game id -> (transcript, winner), the identity of what was played."""
+    return {g["game_id"]: (g["result"]["transcript"], g["result"]["winner"]) for g in game_lines(path)}
+
+
+# -- openings and schedules ---------------------------------------------------------
+
+
+def test_opening_parse_and_name_round_trip() -> None:
+    o = Opening.parse("F5 d6, C3")
+    assert o.moves == ("F5", "D6", "C3")
+    assert o.name == "f5d6c3"
+    assert Opening.parse(o.name) == o
+    assert o.state() == GameState.initial().apply("F5").apply("D6").apply("C3")
+    assert Opening.parse("start") == Opening() and Opening().name == "start"
+    with pytest.raises(IllegalMoveError):
+        Opening.parse("a1")
+    with pytest.raises(InvalidMoveError):
+        Opening.parse("z9")
+    with pytest.raises(ValueError, match="two characters"):
+        Opening.parse("f5d")
+
+
+def test_random_openings_are_distinct_and_reproducible() -> None:
+    a = random_openings(30, 4, seed=1)
+    assert a == random_openings(30, 4, seed=1)
+    assert a != random_openings(30, 4, seed=2)
+    assert len({o.state() for o in a}) == 30
+    assert all(len(o.moves) == 4 for o in a)
+    # perft(2) = 12: there are only twelve 2-ply positions.
+    assert len(random_openings(12, 2)) == 12
+    with pytest.raises(ValueError, match="only 12 distinct 2-ply"):
+        random_openings(13, 2)
+
+
+def test_load_openings_names_bad_lines(tmp_path: Path) -> None:
+    f = tmp_path / "openings.txt"
+    f.write_text("# my book\nf5d6\n\nf5f6  # perpendicular\n")
+    assert [o.name for o in load_openings(f)] == ["f5d6", "f5f6"]
+    f.write_text("f5d6\nf5a1\n")
+    with pytest.raises(ValueError, match=r"openings.txt:2"):
+        load_openings(f)
+    f.write_text("f5d6\nF5 D6\n")
+    with pytest.raises(ValueError, match="repeats the position of line 1"):
+        load_openings(f)
+
+
+def test_round_robin_schedule_plays_each_opening_twice_with_colours_swapped() -> None:
+    t = Tournament.create(["a", "b", "c"], games=6, seed=3)
+    games = t.schedule()
+    assert len(games) == 3 * 6
+    assert len({g.game_id for g in games}) == len(games)
+    assert len(t.openings) == 3
+    per_pair = Counter(frozenset((g.black, g.white)) for g in games)
+    assert set(per_pair.values()) == {6}
+    colours = Counter((g.black, g.white, g.opening) for g in games)
+    for (black, white, opening), n in colours.items():
+        assert n == 1 and colours[(white, black, opening)] == 1
+    # Seeds depend on the tournament seed and the game, nothing else.
+    assert [g.seed for g in games] == [g.seed for g in Tournament.create(["a", "b", "c"], games=6, seed=3).schedule()]
+    assert len({g.seed for g in games}) == len(games)
+
+
+def test_gauntlet_schedule() -> None:
+    t = Tournament.create(["hero", "x", "y", "z"], mode="gauntlet", games=4)
+    games = t.schedule()
+    assert len(games) == 3 * 4
+    assert all("hero" in (g.black, g.white) for g in games)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"agents": ["a"]}, "at least two"),
+        ({"agents": ["a", "a"]}, "repeated: a"),
+        ({"agents": ["a", "b"], "games": 3}, "even"),
+        ({"agents": ["a", "b"], "games": 0}, "even"),
+        ({"agents": ["a", "b"], "mode": "swiss"}, "mode"),
+    ],
+)
+def test_tournament_bad_input(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Tournament.create(**kwargs)
+
+
+def test_tournament_round_trips_through_json() -> None:
+    t = Tournament.create(["a", "b"], games=4, seed=9, time_limit=5.0)
+    assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+
+
+# -- playing and the results file ------------------------------------------------
+
+
+def test_run_writes_every_game_once_and_reading_back_reproduces_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(CHEAP, games=4, seed=1)
+    seen: list[int] = []
+    table = run_tournament(t, out, jobs=1, progress=lambda done, total, r: seen.append(done))
+    assert seen == list(range(1, len(t.schedule()) + 1)) and len(seen) == 6 * 4
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["type"] == "tournament"
+    games = game_lines(out)
+    assert sorted(g["game_id"] for g in games) == sorted(g.game_id for g in t.schedule())
+    for g in games:
+        r = g["result"]
+        assert r["reason"] == "end", r["details"]
+        assert g["disc_difference"] == r["black"] - r["white"]
+        assert g["black_score"] == {"black": 1.0, "white": 0.0, "draw": 0.5}[r["winner"]]
+        game = GameResult.from_dict(r)
+        assert game.start_state() == Opening.parse(g["opening"]).state()
+        assert g["transcript"] == g["opening"] + game.transcript
+        assert Opening.parse(g["transcript"][:-2]).state().apply(game.moves[-1]) == game.final_state()
+        assert len(r["times"]) == len(r["moves"])
+    again = ratings_from_records(read_results(out))
+    assert again.to_dict() == table.to_dict()
+    assert table.anchor == "random"
+    assert sum(a.games for a in table.agents) == 2 * len(games)
+
+
+def test_existing_results_are_never_overwritten(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    run_tournament(t, out, jobs=1)
+    before = out.read_bytes()
+    with pytest.raises(ValueError, match="--resume"):
+        run_tournament(t, out, jobs=1)
+    other = Tournament.create(["random", "alphabeta:2"], games=2)
+    with pytest.raises(ValueError, match="different tournament"):
+        run_tournament(other, out, jobs=1, resume=True)
+    assert out.read_bytes() == before
+    # Resuming a finished tournament plays nothing.
+    run_tournament(t, out, jobs=1, resume=True)
+    assert out.read_bytes() == before
+
+
+def test_resume_can_extend_a_tournament_with_agents_and_games(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    small = Tournament.create(["random", "alphabeta:1"], games=2, seed=4)
+    run_tournament(small, out, jobs=1)
+    first = played(out)
+    # A new agent joins: only its pairings are played.
+    more_agents = Tournament.create(["random", "alphabeta:1", "positional"], games=2, seed=4)
+    run_tournament(more_agents, out, jobs=1, resume=True)
+    # More games per pairing: the first openings are the same ones.
+    more_games = Tournament.create(["random", "alphabeta:1", "positional"], games=4, seed=4)
+    assert more_games.openings[:1] == small.openings
+    table = run_tournament(more_games, out, jobs=1, resume=True)
+    now = played(out)
+    assert all(now[k] == v for k, v in first.items())
+    assert sorted(now) == sorted(g.game_id for g in more_games.schedule())
+    data = read_results(out)
+    assert data.tournament == more_games
+    assert [a.games for a in table.agents] == [8, 8, 8]
+    # Not an extension: another seed, or games dropped.
+    for other in (
+        Tournament.create(["random", "alphabeta:1", "positional"], games=4, seed=5),
+        Tournament.create(["random", "alphabeta:1"], games=4, seed=4),
+    ):
+        with pytest.raises(ValueError, match="different tournament"):
+            run_tournament(other, out, jobs=1, resume=True)
+
+
+def test_truncated_last_line_is_ignored_and_cut_on_resume(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=4)
+    run_tournament(t, out, jobs=1)
+    full = played(out)
+    lines = out.read_text().splitlines(keepends=True)
+    # Lose the last two games: one entirely, one half-written.
+    out.write_text("".join(lines[:-2]) + lines[-2][: len(lines[-2]) // 2])
+    data = read_results(out)
+    assert data.truncated and len(data.games) == 2
+    run_tournament(t, out, jobs=1, resume=True)
+    assert played(out) == full
+    assert all(line.endswith("}") for line in out.read_text().splitlines())
+
+
+def test_resume_of_a_file_cut_in_its_first_line_starts_afresh(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    out.write_text('{"type":"tournament","vers')
+    run_tournament(t, out, jobs=1, resume=True)
+    data = read_results(out)
+    assert data.tournament == t and len(data.games) == 2 and not data.truncated
+
+
+def test_a_wrong_record_at_the_end_is_reported_not_cut(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    run_tournament(t, out, jobs=1)
+    with open(out, "a") as f:
+        f.write('{"type": "comment"}\n')
+    before = out.read_bytes()
+    with pytest.raises(ValueError, match=r"r.jsonl:4: bad results line: unknown record type 'comment'"):
+        run_tournament(t, out, jobs=1, resume=True)
+    assert out.read_bytes() == before
+
+
+def test_bad_line_in_the_middle_is_an_error_and_duplicates_count_once(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    run_tournament(Tournament.create(["random", "alphabeta:1"], games=2), out, jobs=1)
+    lines = out.read_text().splitlines(keepends=True)
+    out.write_text("".join([lines[0], lines[1], lines[1], lines[2]]))
+    data = read_results(out)
+    assert data.duplicates == 1 and len(data.games) == 2
+    out.write_text("".join([lines[0], "{not json\n", lines[1], lines[2]]))
+    with pytest.raises(ValueError, match=r"r.jsonl:2: bad results line"):
+        read_results(out)
+
+
+def arena_command(out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "agents.ui.arena_cli", "arena", *extra, "--out", str(out), "--no-progress"]
+
+
+def test_resume_after_sigkill_plays_exactly_the_scheduled_games(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    agents = ["random", "alphabeta:2", "alphabeta:3"]
+    args = [*agents, "--games", "8", "--jobs", "1", "--seed", "5"]
+    total = 3 * 8
+    proc = subprocess.Popen(arena_command(out, *args), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if out.exists() and len(out.read_text().splitlines()) >= 1 + 3:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    killed_at = len(game_lines(out))
+    assert 3 <= killed_at < total, "the run must be killed mid-way"
+    # A kill can land mid-write; simulate the worst case too.
+    with open(out, "a") as f:
+        f.write('{"type":"game","game_id":"rand')
+    done = subprocess.run(arena_command(out, *args, "--resume"), cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    ids = [g["game_id"] for g in game_lines(out)]
+    expected = [g.game_id for g in Tournament.create(agents, games=8, seed=5).schedule()]
+    assert sorted(ids) == sorted(expected)
+    assert len(ids) == len(set(ids)) == total
+    assert "alphabeta:3" in done.stdout and "anchor" in done.stdout
+    # A bare --resume of a finished file takes the tournament from the file.
+    bare = subprocess.run(arena_command(out, "--resume"), cwd=REPO, capture_output=True, text=True)
+    assert bare.returncode == 0, bare.stderr
+    assert len(game_lines(out)) == total
+
+
+# -- backends ---------------------------------------------------------------------
+
+
+KILLER = """
+import os
+
+MARKER = {marker!r}
+
+
+class Killer:
+    name = "killer"
+
+    def act(self, observation):
+        if not os.path.exists(MARKER):
+            open(MARKER, "w").close()
+            os._exit(9)  # the worker process dies mid-game, once
+        return int(observation["action_mask"].nonzero()[0][0])
+
+
+def make():
+    return Killer()
+"""
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Tournament, Path]:
+    out = tmp_path_factory.mktemp("local") / "local.jsonl"
+    t = Tournament.create(CHEAP, games=4, seed=11)
+    run_tournament(t, out, jobs=2)
+    return t, out
+
+
+def test_local_pool_plays_the_same_games_as_one_process(local_run: tuple[Tournament, Path], tmp_path: Path) -> None:
+    t, out = local_run
+    single = tmp_path / "single.jsonl"
+    run_tournament(t, single, jobs=1)
+    assert played(out) == played(single)
+    assert len(played(out)) == len(t.schedule())
+
+
+def test_a_dying_worker_has_its_game_played_again(tmp_path: Path) -> None:
+    killer = tmp_path / "killer.py"
+    killer.write_text(KILLER.format(marker=str(tmp_path / "died")))
+    spec = f"python:{killer}:make"
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", spec], games=4)
+    run_tournament(t, out, jobs=2)
+    assert (tmp_path / "died").exists()
+    ids = [g["game_id"] for g in game_lines(out)]
+    assert sorted(ids) == sorted(g.game_id for g in t.schedule())
+
+
+def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tournament, Path], tmp_path: Path) -> None:
+    import ray
+
+    t, local = local_run
+    if ray.is_initialized():  # left over by another test module
+        ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        out = tmp_path / "ray.jsonl"
+        table = run_tournament(t, out, backend="ray", jobs=2)
+        assert played(out) == played(local)
+        assert table.to_dict() == ratings_from_records(read_results(local)).to_dict()
+        # A Ray worker that dies has its task played again.
+        killer = tmp_path / "killer.py"
+        killer.write_text(KILLER.format(marker=str(tmp_path / "died")))
+        kt = Tournament.create(["random", f"python:{killer}:make"], games=2)
+        run_tournament(kt, tmp_path / "k.jsonl", backend="ray")
+        assert (tmp_path / "died").exists()
+        assert sorted(played(tmp_path / "k.jsonl")) == sorted(g.game_id for g in kt.schedule())
+    finally:
+        ray.shutdown()
+
+
+def test_bad_backend_and_jobs(tmp_path: Path) -> None:
+    t = Tournament.create(["random", "greedy"], games=2)
+    with pytest.raises(ValueError, match="backend"):
+        run_tournament(t, tmp_path / "r.jsonl", backend="dask")
+    with pytest.raises(ValueError, match="jobs"):
+        run_tournament(t, tmp_path / "r.jsonl", jobs=0)
+    with pytest.raises(ValueError, match="nosuchagent"):
+        run_tournament(Tournament.create(["random", "nosuchagent"], games=2), tmp_path / "r.jsonl", jobs=1)
+
+
+# -- the subcommands --------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="reversi")
+    register(p.add_subparsers(dest="command", required=True))
+    return p
+
+
+def test_register_adds_arena_and_ratings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "r.jsonl"
+    args = parser().parse_args(["arena", "random", "alphabeta:1", "--games", "2", "--jobs", "1", "--out", str(out)])
+    assert args.func(args) == 0
+    text = capsys.readouterr().out
+    assert "alphabeta:1" in text and "random" in text
+    png, summary = tmp_path / "r.png", tmp_path / "r.json"
+    args = parser().parse_args(
+        ["ratings", str(out), "--plot", str(png), "--json", str(summary), "--anchor", "alphabeta:1"]
+    )
+    assert args.func(args) == 0
+    assert capsys.readouterr().out.splitlines()[0].split()[:2] == ["#", "agent"]
+    data = json.loads(summary.read_text())
+    assert data["anchor"] == "alphabeta:1"
+    assert sum(a["games"] for a in data["agents"]) == 4
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_ratings_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    run_tournament(Tournament.create(["random", "alphabeta:1"], games=2, seed=1), a, jobs=1)
+    run_tournament(Tournament.create(["random", "alphabeta:1"], games=2, seed=2), b, jobs=1)
+    # Two tournaments add up; a file given twice counts once.
+    assert cli_main(["ratings", str(a), str(b), str(a), "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["games"] for row in data["agents"]] == [4, 4]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["arena", "random"], "at least two agents"),
+        (["arena"], "name at least two agents"),
+        (["arena", "random", "greedy", "--games", "3"], "even"),
+        (["arena", "random", "nosuch"], "nosuch"),
+        (["arena", "--resume", "--out", "/nonexistent/r.jsonl"], "does not exist"),
+        (["ratings", "/nonexistent/r.jsonl"], "No such file"),
+    ],
+)
+def test_cli_bad_input_is_a_clear_error(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main([*argv, "--no-progress"] if argv[0] == "arena" else argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_compact_standings_line() -> None:
+    games = [
+        {"game_id": str(i), "black": "a", "white": "b", "black_score": 1.0, "disc_difference": 10} for i in range(3)
+    ] + [{"game_id": "x", "black": "b", "white": "a", "black_score": 1.0, "disc_difference": 2}]
+    table = ratings_from_records(ResultsData(None, games), anchor="b")
+    # 3 of 4 for a: Elo 400 log10(3) = +191.
+    assert compact_table(table) == "a +191 (75%) | b +0 (25%)"
+    assert compact_table(table, width=1) == "a +191 (75%) | +1 more"
+
+
+def test_results_data_outcomes_feed_the_ratings() -> None:
+    game = {"game_id": "x", "black": "a", "white": "b", "black_score": 0.5, "disc_difference": 0}
+    table = ratings_from_records(ResultsData(None, [game]), anchor="a")
+    assert table.by_name("b").draws == 1

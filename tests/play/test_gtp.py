@@ -1,0 +1,239 @@
+"""GTPEngine against the real gtp-rhino and against fake engines that misbehave."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.play.gtp import EngineError, GTPEngine, find_moves
+from agents.play.match import play_game
+from agents.search.ladder import RandomAgent
+from reversi_env import GameState
+from reversi_env.observation import observe
+
+RHINO = "/usr/games/gtp-rhino"
+
+# A GTP engine in Python that plays the first legal move, with a misbehaviour
+# chosen on its command line: after `n` of its own moves it replies garbage,
+# plays an illegal move, hangs, or dies; "die-once" dies once (a marker file
+# records it) and then plays on.
+FAKE = textwrap.dedent(
+    """
+    import os, sys, time
+
+    DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+    def new_board():
+        board = {(r, c): "." for r in range(8) for c in range(8)}
+        board[3, 3] = board[4, 4] = "O"
+        board[3, 4] = board[4, 3] = "X"
+        return board
+
+    def flips(board, me, r, c):
+        if board[r, c] != ".":
+            return []
+        them, out = "O" if me == "X" else "X", []
+        for dr, dc in DIRS:
+            line, rr, cc = [], r + dr, c + dc
+            while (rr, cc) in board and board[rr, cc] == them:
+                line.append((rr, cc))
+                rr, cc = rr + dr, cc + dc
+            if line and (rr, cc) in board and board[rr, cc] == me:
+                out += line
+        return out
+
+    def play(board, me, square):
+        if square == "pass":
+            return
+        r, c = int(square[1]) - 1, "abcdefgh".index(square[0])
+        for sq in flips(board, me, r, c) + [(r, c)]:
+            board[sq] = me
+
+    mode, n, marker = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    board, played = new_board(), 0
+
+    def reply(text=""):
+        sys.stdout.write("= " + text + "\\n\\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        words = line.lower().split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == "quit":
+            reply()
+            break
+        if cmd == "clear_board":
+            board = new_board()
+            reply()
+        elif cmd == "play":
+            play(board, "X" if words[1].startswith("b") else "O", words[2])
+            reply()
+        elif cmd == "genmove":
+            if played >= n and mode != "ok":
+                if mode == "garbage":
+                    sys.stdout.write("what is a reversi\\n\\n")
+                    sys.stdout.flush()
+                    continue
+                if mode == "illegal":
+                    reply("A1")
+                    continue
+                if mode == "hang":
+                    time.sleep(3600)
+                if mode == "die" or (mode == "die-once" and not os.path.exists(marker)):
+                    open(marker, "w").close()
+                    os._exit(3)
+            me = "X" if words[1].startswith("b") else "O"
+            moves = [f"{'abcdefgh'[c]}{r + 1}" for r in range(8) for c in range(8) if flips(board, me, r, c)]
+            move = moves[0] if moves else "pass"
+            play(board, me, move)
+            played += 1
+            reply(move)
+        else:
+            reply()
+    """
+)
+
+
+def fake_engine(tmp_path: Path, mode: str, after: int = 3, timeout: float = 60.0) -> GTPEngine:
+    script = tmp_path / "fake_gtp.py"
+    script.write_text(FAKE)
+    return GTPEngine([sys.executable, str(script), mode, str(after), str(tmp_path / "died")], timeout=timeout)
+
+
+def board_from_showboard(text: str) -> GameState:
+    """gtp-rhino's showboard rows "  3 . . . X . . . ." as a position (black to move)."""
+    rows = [line.split()[1:] for line in text.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 8
+    black = white = 0
+    for r, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            if cell == "X":
+                black |= 1 << (r * 8 + c)
+            elif cell == "O":
+                white |= 1 << (r * 8 + c)
+    return GameState(black, white, 0)
+
+
+def test_rhino_coordinates_match_ours() -> None:
+    with GTPEngine(RHINO) as engine:
+        engine.send("play black d3")
+        shown = board_from_showboard(engine.send("showboard"))
+        assert shown.black == GameState.initial().apply("D3").black
+        # Its first move as black from the start is one of ours.
+        engine.send("clear_board")
+        assert engine.act(observe(GameState.initial(), 0)) in GameState.initial().legal_actions()
+
+
+@pytest.mark.parametrize("engine_colour", [0, 1])
+def test_rhino_plays_full_games_against_random(engine_colour: int) -> None:
+    with GTPEngine(RHINO) as engine:
+        wins = 0
+        for game in range(3):
+            rnd = RandomAgent(seed=game)
+            players = (engine, rnd) if engine_colour == 0 else (rnd, engine)
+            start = None if game == 0 else GameState.initial().apply("F5").apply(["D6", "F6"][game - 1])
+            result = play_game(*players, time_limit=30.0, start=start)
+            assert result.reason == "end", result.details
+            result.final_state()  # every move replays legally
+            wins += result.winner == ("black", "white")[engine_colour]
+        assert engine.restarts == 0
+    assert wins >= 2  # a real engine beats a random mover
+
+
+def test_engine_board_stays_in_sync_with_the_game() -> None:
+    rnd = RandomAgent(seed=7)
+    state = GameState.initial()
+    with GTPEngine(RHINO) as engine:
+        while not state.is_terminal():
+            if state.player == 1:
+                action = engine.act(observe(state, 1))
+                shown = board_from_showboard(engine.send("showboard"))
+                after = state.apply(action)
+                assert (shown.black, shown.white) == (after.black, after.white)
+            else:
+                action = rnd.act(observe(state, 0))
+            state = state.apply(action)
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [("garbage", "malformed"), ("illegal", "illegal move"), ("die", "died"), ("hang", "no reply")],
+)
+def test_misbehaving_engine_loses_the_game_cleanly(tmp_path: Path, mode: str, words: str) -> None:
+    with fake_engine(tmp_path, mode, after=3, timeout=2.0) as engine:
+        result = play_game(engine, RandomAgent(seed=1), time_limit=20.0)
+        assert result.reason == "error"
+        assert result.loser == "black" and result.winner == "white"
+        assert words in result.details
+        assert len(result.moves) >= 6  # three good engine moves came first
+        result.final_state()
+        restarts = engine.restarts
+        assert restarts == {"die": 1, "hang": 0}.get(mode, 0)
+        # The next game starts afresh: a dead or hung engine is restarted.
+        again = play_game(RandomAgent(seed=2), engine, time_limit=20.0)
+        assert again.loser == "white" and words in again.details
+        # die: restarted at reset() and once more mid-game; hang: at reset() only.
+        assert engine.restarts == restarts + {"die": 2, "hang": 1}.get(mode, 0)
+
+
+def test_crashed_engine_is_restarted_and_the_game_goes_on(tmp_path: Path) -> None:
+    with fake_engine(tmp_path, "die-once", after=5) as engine:
+        result = play_game(engine, RandomAgent(seed=3), time_limit=20.0)
+        assert result.reason == "end", result.details
+        assert engine.restarts == 1
+        assert (tmp_path / "died").exists()
+
+
+def test_close_ends_the_process(tmp_path: Path) -> None:
+    engine = fake_engine(tmp_path, "ok")
+    assert engine.alive
+    engine.close()
+    assert not engine.alive
+    engine.close()  # twice is fine
+    # A new game starts a closed engine again.
+    result = play_game(engine, RandomAgent(seed=4), time_limit=20.0)
+    assert result.reason == "end", result.details
+    assert engine.restarts == 0
+    engine.close()
+
+
+def test_engine_closed_after_a_match_timeout_stays_closed(tmp_path: Path) -> None:
+    engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
+    result = play_game(engine, RandomAgent(seed=5), time_limit=3.0)
+    assert result.reason == "timeout" and result.loser == "black"
+    # The move thread play_game abandoned is still waiting on the engine:
+    # closing must end the process without that thread starting a new one.
+    engine.close()
+    time.sleep(0.5)
+    assert not engine.alive
+
+
+def test_engine_joins_from_an_opening_position() -> None:
+    start = GameState.initial()
+    for move in ["F5", "F6", "E6", "F4"]:
+        start = start.apply(move)
+    moves = find_moves(
+        GameState.initial(), start.player, *(start.black, start.white)[:: 1 if start.player == 0 else -1]
+    )
+    assert moves is not None
+    replayed = GameState.initial()
+    for a in moves:
+        replayed = replayed.apply(a)
+    assert replayed == start
+
+
+def test_bad_input() -> None:
+    with pytest.raises(ValueError, match="needs a command"):
+        GTPEngine("")
+    with pytest.raises(ValueError, match="timeout"):
+        GTPEngine(RHINO, timeout=0)
+    with pytest.raises(EngineError, match="cannot start"):
+        GTPEngine("/nonexistent/engine")
+    with GTPEngine(RHINO) as engine, pytest.raises(EngineError, match="refused"):
+        engine.send("boardsize 10")

@@ -1,0 +1,284 @@
+"""Player specs: every form builds the right player; bad specs are clear errors."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agents.play.adapters import ClassicAgent, FunctionAgent
+from agents.play.human import HumanPlayer
+from agents.play.match import play_game
+from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
+
+COURSE_PLAYER = '''
+import copy
+import random
+
+from board import Board
+
+
+class RandomPlayer:
+    """The course's random player, untouched."""
+
+    def __init__(self, color):
+        self.color = color
+
+    def random_choice(self, board):
+        action_list = list(board.get_legal_actions(self.color))
+        if len(action_list) == 0:
+            return None
+        else:
+            return random.choice(action_list)
+
+    def get_move(self, board):
+        if self.color == 'X':
+            player_name = '黑棋'
+        else:
+            player_name = '白棋'
+        action = self.random_choice(board)
+        return action
+
+
+class GreedyCopyPlayer:
+    """Tries every move on a deep copy and keeps the one with most discs."""
+
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        assert isinstance(board, Board)
+        best, best_count = None, -1
+        for action in board.get_legal_actions(self.color):
+            trial = copy.deepcopy(board)
+            trial._move(action, self.color)
+            if trial.count(self.color) > best_count:
+                best, best_count = action, trial.count(self.color)
+        return best
+'''
+
+
+@pytest.fixture
+def course_file(tmp_path: Path) -> Path:
+    path = tmp_path / "course_players.py"
+    path.write_text(COURSE_PLAYER, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("spec", "kind", "options"),
+    [
+        ("human", "human", {}),
+        ("random", "random", {}),
+        ("random:seed=3", "random", {"seed": 3}),
+        ("Greedy", "greedy", {}),
+        ("positional:seed=0", "positional", {"seed": 0}),
+        ("alphabeta:4", "alphabeta", {"depth": 4}),
+        ("alphabeta:depth=2,seed=7", "alphabeta", {"depth": 2, "seed": 7}),
+        ("level:3", "level", {"level": 3}),
+        ("mcts", "mcts", {}),
+        ("mcts:time=2", "mcts", {"time": 2.0}),
+        ("mcts:sims=5000", "mcts", {"sims": 5000}),
+        ("mcts:sims=800, seed=3", "mcts", {"sims": 800, "seed": 3}),
+    ],
+)
+def test_builtin_specs_parse(spec: str, kind: str, options: dict[str, float]) -> None:
+    parsed = parse_spec(spec)
+    assert parsed.kind == kind and parsed.options == options
+    assert parsed.text == spec
+
+
+def test_target_specs_parse() -> None:
+    c = parse_spec("classic:path/to/file.py:ClassName")
+    assert (c.kind, c.target, c.attribute) == ("classic", "path/to/file.py", "ClassName")
+    assert parse_spec("classic:C:\\students\\me.py:AI").target == "C:\\students\\me.py"
+    assert parse_spec("classic:players.py").attribute == ""
+    p = parse_spec("python:pkg.module:factory")
+    assert (p.kind, p.target, p.attribute) == ("python", "pkg.module", "factory")
+    g = parse_spec("gtp:/usr/games/gtp-rhino --level 2")
+    assert (g.kind, g.target) == ("gtp", "/usr/games/gtp-rhino --level 2")
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("", "non-empty"),
+        ("nonsense", "unknown player"),
+        ("alphabeta:zero", "integer"),
+        ("alphabeta:0", "> 0"),
+        ("mcts:time=-1", "> 0"),
+        ("mcts:time=fast", "number"),
+        ("mcts:speed=3", "unknown option 'speed'"),
+        ("mcts:time=1,sims=100", "not both"),
+        ("mcts:2", "not key=value"),
+        ("random:3", "not key=value"),
+        ("human:seed=1", "unknown option"),
+        ("random:seed=1,seed=2", "twice"),
+        ("random:seed=-1", ">= 0"),
+        ("classic:", "expected e.g."),
+        ("classic:player.txt:AI", ".py file"),
+        ("python:my_module", "name the object"),
+        ("gtp:", "engine command"),
+    ],
+)
+def test_bad_specs_are_clear_errors(spec: str, needle: str) -> None:
+    with pytest.raises(SpecError, match=needle):
+        parse_spec(spec)
+    with pytest.raises(ValueError):
+        make_agent(spec, "black")
+
+
+def test_not_a_string_is_a_spec_error() -> None:
+    with pytest.raises(SpecError):
+        parse_spec(None)  # type: ignore[arg-type]
+
+
+def test_ladder_specs_build_the_ladder() -> None:
+    assert isinstance(make_agent("random"), RandomAgent)
+    assert isinstance(make_agent("greedy"), GreedyAgent)
+    assert isinstance(make_agent("positional"), PositionalAgent)
+    ab = make_agent("alphabeta:3")
+    assert isinstance(ab, AlphaBetaAgent) and ab.depth == 3
+    assert make_agent("level:2").name == "level-2"
+
+
+def test_seeds_make_games_reproducible_and_the_spec_seed_wins() -> None:
+    a = play_game(make_agent("random", seed=5), make_agent("random", seed=6))
+    b = play_game(make_agent("random:seed=5", seed=99), make_agent("random", seed=6))
+    c = play_game(RandomAgent(5), RandomAgent(6))
+    assert a.moves == b.moves == c.moves
+
+
+def test_out_of_range_values_fail_when_built() -> None:
+    with pytest.raises(SpecError, match="alphabeta:99"):
+        make_agent("alphabeta:99")
+    with pytest.raises(SpecError, match="level:999"):
+        make_agent("level:999")
+
+
+def test_human_needs_its_colour() -> None:
+    with pytest.raises(SpecError, match="colour"):
+        make_agent("human")
+    human = make_agent("human", "white")
+    assert isinstance(human, HumanPlayer) and human.color == 1
+    with pytest.raises(ValueError):
+        make_agent("random", "purple")
+
+
+def test_mcts_specs_build_mcts() -> None:
+    from agents.search.mcts import MCTSAgent
+
+    assert isinstance(make_agent("mcts:sims=50,seed=1"), MCTSAgent)
+    assert isinstance(make_agent("mcts:time=0.5"), MCTSAgent)
+    assert isinstance(make_agent("mcts", default_time=0.1), MCTSAgent)
+
+
+def test_an_unchanged_course_file_plays(course_file: Path) -> None:
+    black = make_agent(f"classic:{course_file}:GreedyCopyPlayer", "black")
+    white = make_agent(f"classic:{course_file}:RandomPlayer", "white")
+    assert isinstance(black, ClassicAgent) and black.name == "GreedyCopyPlayer"
+    result = play_game(black, white)
+    assert result.reason == "end", result.details
+    assert result.final_state().is_terminal()
+
+
+def test_a_course_file_needs_a_colour_and_a_known_class(course_file: Path) -> None:
+    with pytest.raises(SpecError, match="colour"):
+        make_agent(f"classic:{course_file}:RandomPlayer")
+    with pytest.raises(SpecError, match=r"no player class .Nobody.*RandomPlayer"):
+        make_agent(f"classic:{course_file}:Nobody", "black")
+    with pytest.raises(SpecError, match="name the player class"):
+        make_agent(f"classic:{course_file}", "black")
+
+
+def test_a_single_class_file_needs_no_class_name(tmp_path: Path) -> None:
+    path = tmp_path / "solo.py"
+    path.write_text(COURSE_PLAYER.split("class GreedyCopyPlayer")[0], encoding="utf-8")
+    assert make_agent(f"classic:{path}", "O").name == "RandomPlayer"
+
+
+def test_a_course_file_imports_its_sibling_modules(tmp_path: Path) -> None:
+    (tmp_path / "my_helpers.py").write_text("def pick(moves):\n    return moves[0] if moves else None\n")
+    player = tmp_path / "uses_helper.py"
+    player.write_text(
+        textwrap.dedent(
+            """
+            from my_helpers import pick
+
+            class FirstMove:
+                def __init__(self, color):
+                    self.color = color
+
+                def get_move(self, board):
+                    return pick(list(board.get_legal_actions(self.color)))
+            """
+        )
+    )
+    result = play_game(make_agent(f"classic:{player}", "X"), make_agent("random", seed=1))
+    assert result.reason == "end"
+    assert result.moves[0] == "D3"
+    assert str(tmp_path) not in sys.path
+
+
+def test_broken_course_files_are_spec_errors(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="no such file"):
+        make_agent(f"classic:{tmp_path / 'missing.py'}:AI", "X")
+    bad = tmp_path / "broken.py"
+    bad.write_text("class AI(:\n")
+    with pytest.raises(SpecError, match=r"failed to load.*SyntaxError"):
+        make_agent(f"classic:{bad}:AI", "X")
+
+
+def test_python_specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "my_policies.py").write_text(
+        textwrap.dedent(
+            """
+            import numpy as np
+            from agents.search.ladder import GreedyAgent
+
+            AGENT = GreedyAgent(seed=1)
+
+            def make_agent():
+                return GreedyAgent(seed=2)
+
+            def first_legal(observation):
+                return int(np.flatnonzero(observation["action_mask"])[0])
+
+            class Lowest:
+                name = "lowest"
+
+                def act(self, observation):
+                    return int(np.flatnonzero(observation["action_mask"])[0])
+
+            class Nested:
+                POLICY = staticmethod(first_legal)
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert make_agent("python:my_policies:AGENT").name == "greedy"
+    assert isinstance(make_agent("python:my_policies:make_agent"), GreedyAgent)
+    assert isinstance(make_agent("python:my_policies:first_legal"), FunctionAgent)
+    assert make_agent("python:my_policies:Lowest").name == "lowest"
+    assert isinstance(make_agent("python:my_policies:Nested.POLICY"), FunctionAgent)
+    assert make_agent(f"python:{tmp_path / 'my_policies.py'}:Lowest").name == "lowest"
+    with pytest.raises(SpecError, match="cannot import module"):
+        make_agent("python:no_such_module_here:x")
+    with pytest.raises(SpecError, match="no attribute"):
+        make_agent("python:my_policies:missing")
+
+
+def test_gtp_spec_with_a_missing_engine_is_a_spec_error(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="cannot start engine"):
+        make_agent(f"gtp:{tmp_path / 'no-engine'}")
+
+
+def test_play_game_takes_spec_strings() -> None:
+    result = play_game("random:seed=1", "alphabeta:1")
+    assert (result.black_name, result.white_name) == ("random", "alphabeta-1")
+    assert result.reason == "end"
+    with pytest.raises(SpecError, match="unknown player"):
+        play_game("nonsense", "random")

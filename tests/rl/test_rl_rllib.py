@@ -1,0 +1,51 @@
+"""The RLlib example end to end: one short PPO run in a subprocess (Ray starts
+once), then the saved module played through ``agents.adapt`` in full games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_example
+
+from agents import play_game
+from agents.play.adapters import adapt
+from agents.search.ladder import GreedyAgent, RandomAgent
+
+
+def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_importable: Path) -> None:
+    args = ("--iterations", "2", "--batch", "400", "--eval-every", "400", "--eval-games", "2", "--save", "module")
+    proc = run_example("rllib_ppo.py", *args, "--plot", "curve.png", cwd=tmp_path)
+    assert "iteration 2/2: 800 env steps" in proc.stdout
+    history = json.loads((tmp_path / "module.history.json").read_text())
+    assert [p["timesteps"] for p in history] == [0, 400, 800]
+    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+
+    from rllib_ppo import load_policy
+
+    player = adapt(load_policy(tmp_path / "module"))
+    for seed, other in enumerate([RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]):
+        black, white = (player, other) if seed % 2 == 0 else (other, player)
+        result = play_game(black, white, time_limit=None, max_illegal=1)  # one illegal move would lose at once
+        assert result.reason == "end", result.summary() + "\n" + result.details
+        assert result.final_state().is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--iterations", "0"], "--iterations must be >= 1"),
+        (["--batch", "-5"], "--batch must be >= 1"),
+        (["--benchmarks", "nobody"], "choose among random, greedy"),
+    ],
+)
+def test_bad_command_lines_are_usage_errors(
+    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    import rllib_ppo
+
+    with pytest.raises(SystemExit) as exit_info:
+        rllib_ppo.main(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

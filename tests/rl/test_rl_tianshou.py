@@ -1,0 +1,59 @@
+"""The Tianshou example end to end: short DQN runs in subprocesses (against
+Tianshou's random player, and against an agent spec through AgentAlgorithm),
+then the saved network played through ``agents.adapt`` in full games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_example
+
+from agents import play_game
+from agents.play.adapters import adapt
+from agents.search.ladder import RandomAgent
+
+TINY = ("--epochs", "1", "--epoch-steps", "300", "--n-envs", "1", "--eval-every", "150", "--eval-games", "2")
+TINY += ("--no-progress", "--benchmarks", "random")
+
+
+@pytest.mark.parametrize(("opponent", "seat"), [("random", "black"), ("greedy", "white")])
+def test_dqn_trains_saves_and_plays_legal_games(
+    tmp_path: Path, examples_importable: Path, opponent: str, seat: str
+) -> None:
+    args = (*TINY, "--opponent", opponent, "--play-as", seat, "--save", "q.pt")
+    proc = run_example("tianshou_dqn.py", *args, cwd=tmp_path)
+    assert f"as {seat})" in proc.stdout  # evaluated in its own seat
+    history = json.loads((tmp_path / "q.history.json").read_text())
+    steps = [p["timesteps"] for p in history]
+    assert steps[0] == 0 and steps[-1] >= 300 and len(steps) >= 3
+
+    from tianshou_dqn import load_policy
+
+    player = adapt(load_policy(tmp_path / "q.pt"))
+    for seed in range(4):
+        other = RandomAgent(seed)
+        black, white = (player, other) if seed % 2 == 0 else (other, player)
+        result = play_game(black, white, time_limit=None, max_illegal=1)  # one illegal move would lose at once
+        assert result.reason == "end", result.summary() + "\n" + result.details
+        assert result.final_state().is_terminal()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--epochs", "0"], "--epochs must be >= 1"),
+        (["--opponent", "grandmaster"], "--opponent"),
+        (["--play-as", "red"], "invalid choice"),
+    ],
+)
+def test_bad_command_lines_are_usage_errors(
+    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    import tianshou_dqn
+
+    with pytest.raises(SystemExit) as exit_info:
+        tianshou_dqn.main(args)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,317 @@
+"""MCTSAgent: solver and exact endgame against brute force, reproducibility,
+strength against the ladder, the evaluator seam (PUCT), tree reuse, budgets
+and bad input. Seeds and simulation counts only; no clocks but one generous
+bound on a timed search."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from conftest import REPO_ROOT, random_game
+from test_endgame import brute_force, endgame_positions
+
+from agents import Agent, play_game
+from agents.search.ladder import GreedyAgent, RandomAgent
+from agents.search.mcts import NODE_DTYPE, MCTSAgent, SearchResult
+from reversi_env import PASS, GameState, InvalidPositionError
+from reversi_env.observation import observe
+
+
+def obs(state: GameState) -> dict[str, np.ndarray]:
+    return observe(state, state.player)
+
+
+def outcome(score: int) -> str:
+    return "win" if score > 0 else ("loss" if score < 0 else "draw")
+
+
+def match(agent: Agent, rival: Agent, games: int) -> list[int]:
+    """Disc margins of ``agent`` over ``rival``, colours alternating."""
+    margins = []
+    for game in range(games):
+        black, white = (agent, rival) if game % 2 == 0 else (rival, agent)
+        result = play_game(black, white, time_limit=None)
+        assert result.reason == "end", result.details
+        margins.append(result.disc_difference if game % 2 == 0 else -result.disc_difference)
+    return margins
+
+
+def test_node_fits_in_64_bytes() -> None:
+    assert NODE_DTYPE.itemsize <= 64
+
+
+@pytest.mark.parametrize("empties", [3, 5, 6, 7])
+def test_solver_proves_small_endgames(empties: int) -> None:
+    for state in endgame_positions(empties, 5):
+        if len(state.legal_actions()) < 2:
+            continue
+        agent = MCTSAgent(simulations=20_000, seed=1, endgame_exact=0)
+        result = agent.search(state)
+        best = brute_force(state)
+        # The chosen move keeps the best outcome; wins and losses get proven
+        # (proving a draw needs every alternative refuted, which may take longer).
+        assert outcome(-brute_force(state.apply(result.action))) == outcome(best), str(state)
+        if best != 0:
+            assert result.proven == outcome(best), str(state)
+            assert result.simulations < 20_000  # a proven root stops the search
+        else:
+            assert result.proven in ("draw", None)
+
+
+def test_without_solver_nothing_is_proven() -> None:
+    state = endgame_positions(5, 1)[0]
+    result = MCTSAgent(simulations=3000, seed=1, endgame_exact=0, solver=False).search(state)
+    assert result.proven is None
+    assert result.simulations == 3000
+
+
+@pytest.mark.parametrize("empties", [7, 9])
+def test_exact_endgame_maximises_the_disc_difference(empties: int) -> None:
+    for state in endgame_positions(empties, 3):
+        if len(state.legal_actions()) < 2:
+            continue
+        result = MCTSAgent(simulations=100, seed=0, endgame_exact=empties).search(state)
+        best = brute_force(state)
+        assert result.disc_difference == best
+        assert -brute_force(state.apply(result.action)) == best
+        assert result.proven == outcome(best)
+
+
+def test_single_move_and_forced_pass_return_at_once() -> None:
+    forced_pass = GameState.from_string("OX" + "." * 62 + " X")
+    single = GameState.from_string(".OX" + "." * 61 + " X")
+    for state, expected in ((forced_pass, PASS), (single, 0)):
+        result = MCTSAgent(simulations=10_000, seed=0).search(state)
+        assert result.action == expected
+        assert result.simulations == 0
+
+
+def test_same_seed_same_search() -> None:
+    state = random_game(2, plies=12)[-1]
+    a = MCTSAgent(simulations=3000, seed=7).search(state)
+    b = MCTSAgent(simulations=3000, seed=7).search(obs(state))
+    assert a.action == b.action
+    assert a.principal_variation == b.principal_variation
+    np.testing.assert_array_equal(a.visits, b.visits)
+    np.testing.assert_array_equal(a.values, b.values)
+    c = MCTSAgent(simulations=3000, seed=8).search(state)
+    assert not np.array_equal(a.visits, c.visits)
+
+
+def test_search_result_is_consistent() -> None:
+    state = random_game(4, plies=20)[-1]
+    result = MCTSAgent(simulations=2000, seed=3).search(state)
+    assert isinstance(result, SearchResult)
+    assert result.actions == tuple(state.legal_actions())
+    assert result.visits.sum() == result.simulations  # the root is expanded before the first one
+    assert result.action == result.actions[int(np.argmax(result.visits))]
+    assert result.principal_variation[0] == result.action
+    assert np.all(np.abs(result.values) <= 1)
+    line = state
+    for a in result.principal_variation:
+        line = line.apply(a)  # the principal variation is a legal line
+
+
+def test_strength_against_random() -> None:
+    margins = match(MCTSAgent(simulations=2000, seed=11), RandomAgent(seed=12), games=20)
+    assert sum(m > 0 for m in margins) >= 19
+
+
+def test_textbook_uct_beats_random() -> None:
+    # No Othello knowledge at all: uniform playouts, no bias, playout values only.
+    agent = MCTSAgent(simulations=1000, seed=31, informed_playouts=False, bias=0.0, mix=0.0)
+    margins = match(agent, RandomAgent(seed=32), games=6)
+    assert sum(m > 0 for m in margins) >= 5
+
+
+def test_strength_against_greedy() -> None:
+    margins = match(MCTSAgent(simulations=5000, seed=21), GreedyAgent(seed=22), games=10)
+    assert sum(m > 0 for m in margins) >= 6
+
+
+def test_tree_reuse_keeps_the_played_subtree() -> None:
+    agent = MCTSAgent(simulations=3000, seed=5)
+    s0 = GameState.initial()
+    r0 = agent.search(s0)
+    assert r0.reused == 0
+    s1 = s0.apply(r0.action)
+    r1 = agent.search(s1)
+    # The new root is the old child: its visits, and its children's, carry over.
+    assert r1.reused == r0.visits[r0.actions.index(r0.action)]
+    assert r1.visits.sum() == r1.reused - 1 + r1.simulations
+    s3 = s1.apply(r1.action)
+    s3 = s3.apply(s3.legal_actions()[0])
+    s3_child = s3.legal_actions()[0]
+    r3 = agent.search(s3)  # two plies below the last root
+    assert r3.visits.sum() == r3.reused - 1 + r3.simulations
+    assert s3_child in r3.actions
+    fresh = MCTSAgent(simulations=3000, seed=5, reuse_tree=False)
+    fresh.search(s0)
+    assert fresh.search(s1).reused == 0
+    agent.reset()
+    assert agent.search(s1).reused == 0
+
+
+def test_memory_is_bounded_over_a_game() -> None:
+    agent = MCTSAgent(simulations=3000, seed=2, max_nodes=2000)
+    state = GameState.initial()
+    while not state.is_terminal():
+        result = agent.search(state)
+        if result.disc_difference is None:  # a tree search, not the exact endgame solver
+            assert result.nodes <= 2000
+        state = state.apply(result.action)
+
+
+def test_time_limit_stops_the_search() -> None:
+    agent = MCTSAgent(time_limit=0.3, seed=0, endgame_exact=0)
+    state = random_game(6, plies=10)[-1]
+    t = time.perf_counter()
+    result = agent.search(state)
+    assert time.perf_counter() - t < 0.3 + 1.0  # generous: the clock is checked between batches
+    assert result.simulations > 0
+    assert result.seconds <= time.perf_counter() - t
+
+
+def test_timed_search_stops_once_proven() -> None:
+    state = next(s for s in endgame_positions(4, 6) if len(s.legal_actions()) > 1)
+    t = time.perf_counter()
+    result = MCTSAgent(time_limit=20.0, seed=0, endgame_exact=0).search(state)
+    assert result.proven is not None
+    assert time.perf_counter() - t < 10.0  # far less than the 20 s allowed
+
+
+class SquareWeightEvaluator:
+    """A small numpy evaluator: value from a linear disc count, prior from
+    fixed square preferences; counts its calls."""
+
+    def __init__(self, prior: np.ndarray | None) -> None:
+        self.prior = prior
+        self.calls = 0
+
+    def evaluate(self, state: GameState) -> tuple[float, np.ndarray | None]:
+        self.calls += 1
+        assert not state.is_terminal()
+        planes = state.planes().astype(np.float64)
+        value = float(np.tanh(0.05 * (planes[..., 0].sum() - planes[..., 1].sum())))
+        return value, self.prior
+
+
+def test_evaluator_priors_switch_to_puct() -> None:
+    start = GameState.initial()
+    favourite = 26  # C4
+    prior = np.full(65, 0.01)
+    prior[favourite] = 1.0
+    with_prior = SquareWeightEvaluator(prior)
+    result = MCTSAgent(simulations=300, seed=0, evaluator=with_prior).search(start)
+    # PUCT follows the prior: the favourite gets most of the visits.
+    assert result.action == favourite
+    assert result.visits[result.actions.index(favourite)] > 0.8 * result.visits.sum()
+    assert with_prior.calls == 301  # the root, then one new leaf per simulation
+    # Without priors it is UCT: the four symmetric openings share the visits.
+    plain = SquareWeightEvaluator(None)
+    result = MCTSAgent(simulations=300, seed=0, evaluator=plain).search(start)
+    assert result.visits.max() < 0.5 * result.visits.sum()
+
+
+def test_evaluator_plays_a_game() -> None:
+    prior = np.ones(65)
+    agent = MCTSAgent(simulations=50, seed=0, evaluator=SquareWeightEvaluator(prior), endgame_exact=6)
+    margins = match(agent, RandomAgent(seed=1), games=1)
+    assert len(margins) == 1
+
+
+class BadEvaluator:
+    def __init__(self, value: object, prior: object) -> None:
+        self.value, self.prior = value, prior
+
+    def evaluate(self, state: GameState) -> tuple[object, object]:
+        return self.value, self.prior
+
+
+@pytest.mark.parametrize(
+    ("value", "prior", "match_text"),
+    [
+        (2.0, None, "value"),
+        (float("nan"), None, "value"),
+        (0.0, np.ones(64), "prior"),
+        (0.0, -np.ones(65), "prior"),
+    ],
+)
+def test_bad_evaluator_output(value: object, prior: object, match_text: str) -> None:
+    agent = MCTSAgent(simulations=10, evaluator=BadEvaluator(value, prior))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=match_text):
+        agent.search(GameState.initial())
+
+
+def test_bad_settings() -> None:
+    bad = [
+        {},
+        {"time_limit": 1.0, "simulations": 100},
+        {"simulations": 0},
+        {"simulations": -5},
+        {"simulations": 10.5},
+        {"simulations": True},
+        {"time_limit": 0},
+        {"time_limit": -1.0},
+        {"time_limit": float("inf")},
+        {"time_limit": "1"},
+        {"simulations": 10, "c": 0},
+        {"simulations": 10, "c": -1.0},
+        {"simulations": 10, "seed": -1},
+        {"simulations": 10, "seed": 1.5},
+        {"simulations": 10, "endgame_exact": -1},
+        {"simulations": 10, "max_nodes": 10},
+        {"simulations": 10, "mix": 1.5},
+        {"simulations": 10, "mix": -0.1},
+        {"simulations": 10, "bias": -1.0},
+        {"simulations": 10, "bias": "1"},
+    ]
+    for kwargs in bad:
+        with pytest.raises(ValueError):
+            MCTSAgent(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="evaluate"):
+        MCTSAgent(simulations=10, evaluator=object())  # type: ignore[arg-type]
+
+
+def test_bad_positions() -> None:
+    agent = MCTSAgent(simulations=10, seed=0)
+    over = GameState.from_string("X" + "." * 63 + " O")
+    with pytest.raises(InvalidPositionError, match="over"):
+        agent.search(over)
+    with pytest.raises(TypeError):
+        agent.search("D3")  # type: ignore[arg-type]
+    start = GameState.initial()
+    for bad in (
+        {"observation": np.zeros((8, 8)), "action_mask": start.legal_mask()},
+        {"observation": start.planes(), "action_mask": np.zeros(65, np.int8)},
+        {"observation": start.planes(), "action_mask": np.ones(65, np.int8)},
+        {"action_mask": start.legal_mask()},
+    ):
+        with pytest.raises(InvalidPositionError):
+            agent.act(bad)
+    assert agent.act(obs(start)) in start.legal_actions()  # nothing was lost
+
+
+def run_example(*args: str) -> subprocess.CompletedProcess[str]:
+    script = REPO_ROOT / "examples" / "mcts_vs_random.py"
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, cwd=REPO_ROOT)
+
+
+def test_example_plays_and_summarises() -> None:
+    done = run_example("--games", "2", "--simulations", "300", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    assert "game   1: MCTS (black)" in done.stdout
+    assert "game   2: MCTS (white)" in done.stdout
+    assert "out of 2 games" in done.stdout
+    assert "simulations per searched move: 300" in done.stdout
+
+
+def test_example_rejects_bad_arguments() -> None:
+    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"]):
+        done = run_example(*args)
+        assert done.returncode == 2, args
+        assert "error" in done.stderr

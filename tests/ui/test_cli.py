@@ -1,0 +1,255 @@
+"""The ``reversi`` command, driven through real subprocesses with scripted input."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.base import QuitGame
+from agents.play.human import HumanPlayer, mcts_hint
+from agents.play.match import GameResult
+from agents.ui.cli import main
+from reversi_env import GameState, parse_square
+from reversi_env.observation import observe
+
+PROMPT_END = "| Q]: "
+PROMPT_RE = re.compile(r"move \[([A-H1-8 ]+) \| hint \| help \| Q\]: $")
+WAIT = 120.0  # seconds before a stuck subprocess fails the test (never reached when it works)
+
+
+def reversi(*args: str) -> list[str]:
+    return [sys.executable, "-m", "agents", *args]
+
+
+def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.run(reversi(*args), input=stdin, capture_output=True, text=True, timeout=WAIT, env=env)
+
+
+class Session:
+    """A live ``reversi play`` process: read its output up to a prompt, answer it."""
+
+    def __init__(self, *args: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            reversi("play", *args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+        self.output = ""
+
+    def read_until(self, *markers: str) -> str:
+        """Output up to the next marker; the text read in this call."""
+        assert self.proc.stdout is not None
+        start = len(self.output)
+        fd = self.proc.stdout.fileno()
+        while not any(m in self.output[start:] for m in markers):
+            ready, _, _ = select.select([fd], [], [], WAIT)
+            assert ready, f"no output for {WAIT} s; so far:\n{self.output[start:]}"
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            self.output += chunk.decode()
+        return self.output[start:]
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def finish(self) -> tuple[int, str]:
+        rest, err = self.proc.communicate(timeout=WAIT)
+        self.output += rest.decode()
+        return self.proc.returncode, err.decode()
+
+
+def legal_from_prompt(text: str) -> list[str]:
+    match = PROMPT_RE.search(text)
+    assert match, f"no move prompt at the end of:\n{text[-400:]}"
+    return match.group(1).split()
+
+
+def test_a_full_game_against_random_with_bad_input_mixed_in(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    session = Session("--black", "human", "--white", "random", "--seed", "3", "--save", str(save))
+    sent: list[str] = []
+    turn = 0
+    while True:
+        text = session.read_until(PROMPT_END, "Game over")
+        if "Game over" in text:
+            break
+        legal = legal_from_prompt(text)
+        if turn == 0:
+            assert "  A B C D E F G H" in text and "4 . . . O X . . ." in text
+            assert legal == ["D3", "C4", "F5", "E6"]
+            session.send("zz")
+            assert "'zz' is not a move" in session.read_until(PROMPT_END)
+            session.send("")
+            session.read_until(PROMPT_END)
+            session.send("help")
+            assert "Commands:" in session.read_until(PROMPT_END)
+        elif turn == 1:
+            illegal = next(f"{c}{r}" for c in "ABCDEFGH" for r in "12345678" if f"{c}{r}" not in legal)
+            session.send(illegal)
+            assert f"{illegal} is not legal here" in session.read_until(PROMPT_END)
+            session.send("pass")
+            assert "You cannot pass" in session.read_until(PROMPT_END)
+        elif turn == 2:
+            session.send("hint")
+            hinted = re.search(r"hint: ([A-H][1-8])", session.read_until(PROMPT_END))
+            assert hinted and hinted.group(1) in legal
+        move = legal[turn % len(legal)]
+        session.send(move.lower() if turn % 2 else move)
+        sent.append(move)
+        turn += 1
+    code, err = session.finish()
+    assert code == 0, err
+    assert "Traceback" not in err
+    out = session.output
+    assert "Game over:" in out and "transcript:" in out
+    assert re.search(r"X black \(human\): +\d+ discs \| last \d+\.\d\d s \| total \d+\.\d\d s", out)
+    assert re.search(r"O white \(random\): +\d+ discs \| last \d+\.\d\d s \| total \d+\.\d\d s", out)
+    assert "last move: O (white) played" in out
+    result = GameResult.from_json(save.read_text())
+    assert result.reason == "end"
+    assert result.final_state().is_terminal()
+    assert (result.black, result.white) == result.final_state().score()
+    black_moves = [m for i, m in enumerate(result.moves) if result.mover(i) == 0 and m != "PASS"]
+    assert black_moves == sent
+    assert f"{result.black}-{result.white}" in out
+
+
+def test_q_quits_and_the_game_is_scored_by_discs(tmp_path: Path) -> None:
+    save = tmp_path / "quit.json"
+    session = Session("--white", "random", "--seed", "1", "--save", str(save))
+    session.read_until(PROMPT_END)
+    session.send("d3")
+    session.read_until(PROMPT_END)
+    session.send("Q")
+    code, err = session.finish()
+    assert code == 0 and "Traceback" not in err
+    assert "black quit" in session.output
+    result = GameResult.from_json(save.read_text())
+    assert result.reason == "quit" and len(result.moves) == 2 and result.moves[0] == "D3"
+
+
+def test_end_of_input_ends_the_game_cleanly() -> None:
+    done = run("play", "--white", "random", "--seed", "1", stdin="d3\n")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Game over:" in done.stdout and "end of input" in done.stdout
+
+
+def test_ctrl_c_ends_the_game_cleanly_with_the_result_so_far(tmp_path: Path) -> None:
+    save = tmp_path / "interrupted.json"
+    session = Session("--white", "random", "--seed", "1", "--save", str(save))
+    session.read_until(PROMPT_END)
+    session.send("f5")
+    session.read_until(PROMPT_END)
+    session.proc.send_signal(signal.SIGINT)
+    code, err = session.finish()
+    assert code == 130
+    assert "Traceback" not in err
+    assert "interrupted" in session.output
+    result = GameResult.from_json(save.read_text())
+    assert result.reason == "interrupted" and result.moves[0] == "F5" and len(result.moves) == 2
+
+
+def test_two_programs_play_a_whole_game(tmp_path: Path) -> None:
+    save = tmp_path / "ai.json"
+    done = run("play", "--black", "random", "--white", "alphabeta:1", "--seed", "2", "--save", str(save))
+    assert done.returncode == 0, done.stderr
+    result = GameResult.from_json(save.read_text())
+    assert result.reason == "end" and result.white_name == "alphabeta-1"
+    assert done.stdout.count("  A B C D E F G H") == len(result.moves) + 1
+    assert "time limit: 60 s per move" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "--white", "nonsense"], "unknown player"),
+        (["play", "--black", "mcts:speed=3"], "unknown option"),
+        (["play", "--time", "-1"], "positive"),
+        (["play", "--max-illegal", "0"], "max-illegal"),
+        (["gui", "--ai", "alphabeta:x"], "integer"),
+        (["gui", "--ai", "human"], "must be a program"),
+        (["play", "--save", "/no/such/dir/game.json"], "no such directory"),
+        (["fly"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_a_message(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In-process, through the same main() the console script calls: no subprocess start-up per case.
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = e.code  # type: ignore[assignment]
+    assert status == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_help_lists_the_subcommands_and_specs(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as top:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert top.value.code == 0
+    for command in ("play", "gui", "arena", "ratings"):
+        assert command in out
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "classic:FILE.py:CLASS" in out and "--save" in out
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "reversi"
+    done = subprocess.run([str(script), "play", "--help"], capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 0 and "reversi play" in done.stdout
+
+
+def scripted_human(lines: list[str], **kwargs: object) -> tuple[HumanPlayer, list[str]]:
+    said: list[str] = []
+    answers = iter(lines)
+
+    def read(prompt: str) -> str:
+        said.append(prompt)
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    return HumanPlayer(0, read=read, write=said.append, **kwargs), said  # type: ignore[arg-type]
+
+
+def test_the_human_player_reprompts_until_a_legal_move() -> None:
+    human, said = scripted_human(["", "x9", "pass", "a1", "board", "help", "F5"])
+    assert human.act(observe(GameState.initial(), 0)) == parse_square("F5")
+    text = "\n".join(said)
+    assert "'x9' is not a move" in text and "You cannot pass" in text and "A1 is not legal here" in text
+    assert "Commands:" in text and "X to move" in text
+    assert sum(p.startswith("black (X) move [D3 C4 F5 E6") for p in said) == 7
+
+
+def test_the_human_player_quits_on_q_and_end_of_input_and_survives_a_broken_hint() -> None:
+    def broken_hint(observation: object) -> int:
+        raise RuntimeError("no search today")
+
+    human, said = scripted_human(["hint", "Q"], hint=broken_hint)
+    with pytest.raises(QuitGame, match="typed Q"):
+        human.act(observe(GameState.initial(), 0))
+    assert any("no hint available: RuntimeError: no search today" in s for s in said)
+    with pytest.raises(QuitGame, match="end of input"):
+        scripted_human([])[0].act(observe(GameState.initial(), 0))
+
+
+def test_hint_suggests_a_legal_move_from_mcts() -> None:
+    state = GameState.initial().apply("D3")
+    assert mcts_hint(observe(state, 1)) in state.legal_actions()

@@ -1,0 +1,314 @@
+"""The GUI under SDL's dummy video driver: real pygame events, surfaces and pixels."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import numpy as np
+import pygame
+import pytest
+
+from agents.ui.gui import BOARD_SIZE, WINDOW_SIZE, GuiApp
+from reversi_env import GameState, parse_square, square_name
+from reversi_env.notation import PASS
+from reversi_env.render import BLACK_DISC, BOARD_GREEN, WHITE_DISC, square_rect
+
+WAIT = 60.0  # seconds before a stuck AI fails a test (never reached when it works)
+
+
+@pytest.fixture(autouse=True)
+def pygame_up() -> Iterator[None]:
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def click_at(app: GuiApp, pos: tuple[int, int]) -> None:
+    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+
+
+def click_square(app: GuiApp, name: str) -> None:
+    x, y, w, h = square_rect(parse_square(name), size=BOARD_SIZE)
+    click_at(app, (x + w // 2, y + h // 2))
+
+
+def click_button(app: GuiApp, name: str) -> None:
+    app.draw(pygame.Surface(WINDOW_SIZE))  # lays the buttons out
+    click_at(app, app.buttons[name].center)
+
+
+def wait_for_human(app: GuiApp) -> None:
+    deadline = time.monotonic() + WAIT
+    while True:
+        app.update()
+        if app.state.is_terminal() or (app.state.player == app.human and not app.thinking):
+            return
+        assert time.monotonic() < deadline, f"the AI did not answer: {app.status()}"
+        time.sleep(0.01)
+
+
+def disc_pixel(frame: pygame.Surface, name: str) -> tuple[int, int, int]:
+    """A pixel inside the disc on ``name``, off the centre where the last-move dot goes."""
+    x, y, w, h = square_rect(parse_square(name), size=BOARD_SIZE)
+    r, g, b, *_ = frame.get_at((x + w // 2 + w // 4, y + h // 2))
+    return (r, g, b)
+
+
+def frame_of(app: GuiApp) -> pygame.Surface:
+    surface = pygame.Surface(WINDOW_SIZE)
+    app.draw(surface)
+    return surface
+
+
+def test_the_first_frame_shows_the_start_position() -> None:
+    frame = frame_of(GuiApp(ai="random", seed=0))
+    assert disc_pixel(frame, "D4") == WHITE_DISC and disc_pixel(frame, "E5") == WHITE_DISC
+    assert disc_pixel(frame, "E4") == BLACK_DISC and disc_pixel(frame, "D5") == BLACK_DISC
+    assert disc_pixel(frame, "A1") == BOARD_GREEN
+
+
+def test_a_click_moves_and_the_ai_answers_and_the_panel_shows_times() -> None:
+    app = GuiApp(ai="random", seed=1)
+    click_square(app, "D3")
+    assert app.state == GameState.initial().apply("D3")
+    wait_for_human(app)
+    assert len(app.history) == 3
+    assert app.state.player == 0 and app.history[-1].last_move is not None
+    lines = app.panel_lines()
+    assert lines[0] == f"Black (you): {app.state.score()[0]}"
+    assert lines[2] == f"White (AI): {app.state.score()[1]}"
+    assert lines[1].split() == ["last", f"{app.history[-1].last_time[0]:.2f}", "s", "total", lines[1].split()[4], "s"]
+    assert float(lines[3].split()[1]) == pytest.approx(app.history[-1].last_time[1], abs=0.01)
+    assert "White played" in app.message
+    replay = GameState.initial()
+    for m in app.history[-1].moves:
+        replay = replay.apply(m)
+    assert replay == app.state and app.history[-1].moves[0] == "D3"
+    frame = frame_of(app)
+    assert disc_pixel(frame, "D3") == BLACK_DISC
+    white_move = app.history[-1].last_move
+    assert white_move is not None
+    assert disc_pixel(frame, square_name(white_move)) == WHITE_DISC
+    panel = pygame.surfarray.array3d(frame)[BOARD_SIZE:, :, :]
+    assert len(np.unique(panel.reshape(-1, 3), axis=0)) > 10, "the panel has text and discs drawn on it"
+
+
+def test_an_illegal_click_changes_nothing() -> None:
+    app = GuiApp(ai="random", seed=1)
+    before = frame_of(app)
+    for name in ("A1", "D4", "H8"):
+        click_square(app, name)
+        assert app.state == GameState.initial() and len(app.history) == 1
+    assert "not a legal move" in app.message
+    click_at(app, (BOARD_SIZE + 150, 100))  # the panel, away from the buttons
+    click_at(app, (3, 3))  # the coordinate frame
+    assert app.state == GameState.initial() and len(app.history) == 1
+    after = frame_of(app)
+    board_before = pygame.surfarray.array3d(before)[:BOARD_SIZE]
+    assert np.array_equal(board_before, pygame.surfarray.array3d(after)[:BOARD_SIZE])
+
+
+def slow_policy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> object:
+    (tmp_path / "gui_slow_policy.py").write_text(
+        textwrap.dedent(
+            """
+            import threading
+            import numpy as np
+
+            RELEASE = threading.Event()
+            CALLS = []
+
+            def slow(observation):
+                CALLS.append(1)
+                RELEASE.wait(60)
+                return int(np.flatnonzero(observation["action_mask"])[0])
+
+            def broken(observation):
+                raise RuntimeError("policy exploded")
+
+            def cheat(observation):
+                return 0
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return importlib.import_module("gui_slow_policy")
+
+
+def test_the_window_keeps_working_while_the_ai_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    policy = slow_policy_module(tmp_path, monkeypatch)
+    app = GuiApp(ai="python:gui_slow_policy:slow")
+    click_square(app, "F5")
+    app.update()
+    assert app.thinking
+    assert app.status().startswith("AI thinking...")
+    frame_of(app)  # drawing works mid-search
+    click_square(app, "E6")  # not the human's turn: nothing happens
+    assert len(app.history) == 2
+    app.undo()  # back to the start; the search under way is abandoned
+    assert app.state == GameState.initial() and not app.thinking
+    policy.RELEASE.set()  # type: ignore[attr-defined]
+    for worker in threading.enumerate():
+        if worker.name == "reversi-gui-ai":
+            worker.join(WAIT)
+    app.update()  # the late answer arrives and is dropped
+    assert app.state == GameState.initial() and len(app.history) == 1
+    assert not app.ai_failed and app.message == "Move taken back."
+
+
+def test_ai_errors_and_illegal_moves_are_shown_not_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_policy_module(tmp_path, monkeypatch)
+    for spec, needle in (
+        ("python:gui_slow_policy:broken", "policy exploded"),
+        ("python:gui_slow_policy:cheat", "illegal"),
+    ):
+        app = GuiApp(ai=spec)
+        click_square(app, "D3")
+        deadline = time.monotonic() + WAIT
+        while not app.ai_failed:
+            app.update()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert needle in app.status()
+        assert app.state == GameState.initial().apply("D3")
+        click_button(app, "new")
+        assert app.state == GameState.initial() and not app.ai_failed
+
+
+def test_undo_takes_back_to_the_human_turn() -> None:
+    app = GuiApp(ai="random", seed=3)
+    click_square(app, "C4")
+    wait_for_human(app)
+    after_one = app.state
+    click_square(app, next(n for n in ("C3", "C5", "E3", "E6", "F5", "F3") if app.state.is_legal(n)))
+    wait_for_human(app)
+    click_button(app, "undo")
+    assert app.state == after_one
+    app.undo()
+    assert app.state == GameState.initial()
+    app.undo()
+    assert app.state == GameState.initial()
+
+
+def test_swap_colours_lets_the_ai_move_first() -> None:
+    app = GuiApp(ai="random", seed=4)
+    click_button(app, "swap")
+    assert app.human == 1
+    wait_for_human(app)
+    assert app.state.player == 1 and len(app.history) == 2
+    assert app.panel_lines()[0].startswith("Black (AI)")
+
+
+def test_opponent_and_strength_choices() -> None:
+    app = GuiApp(ai="mcts:time=1")
+    assert app.ai_spec == "mcts:time=1"
+    click_button(app, "stronger")
+    assert app.ai_spec == "mcts:time=3"
+    click_button(app, "weaker")
+    click_button(app, "weaker")
+    click_button(app, "weaker")
+    assert app.ai_spec == "mcts:time=0.5"
+    click_button(app, "ai")
+    assert app.ai_spec.startswith("alphabeta:")
+    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a))
+    assert app.ai_spec == "positional"
+    custom = GuiApp(ai="alphabeta:3")
+    assert custom.ai_spec == "alphabeta:3" and custom.opponents[0][0] == "Custom"
+    with pytest.raises(ValueError):
+        GuiApp(ai="nonsense")
+    with pytest.raises(ValueError, match="program"):
+        GuiApp(ai="human")
+    with pytest.raises(TypeError):
+        GuiApp(ai="random", start="start")  # type: ignore[arg-type]
+
+
+def find_pass_position(seed: int = 0) -> tuple[GameState, str]:
+    """A position, black to move, where a black move leaves white without a move."""
+    rng = np.random.default_rng(seed)
+    while True:
+        state = GameState.initial()
+        while not state.is_terminal():
+            if state.player == 0:
+                for a in state.legal_actions():
+                    nxt = state.apply(a) if a != PASS else None
+                    if nxt is not None and not nxt.is_terminal() and nxt.legal_actions() == [PASS]:
+                        return state, square_name(a)
+            state = state.apply(int(rng.choice(state.legal_actions())))
+
+
+def test_a_forced_pass_is_played_and_announced() -> None:
+    start, move = find_pass_position()
+    app = GuiApp(ai="random", seed=0, start=start)
+    click_square(app, move)
+    assert "White has no legal move and passes" in app.message
+    assert app.state.player == 0 and not app.thinking
+    assert app.history[-1].moves == (move, "PASS")
+    assert app.state == start.apply(move).apply(PASS)
+
+
+def test_game_over_shows_the_score() -> None:
+    start = GameState.from_string("XO" + "." * 62 + "X")
+    app = GuiApp(ai="random", start=start)
+    click_square(app, "C1")
+    assert app.state.is_terminal()
+    assert app.status() == "Game over: black wins 3-0"
+    app.update()
+    assert not app.thinking
+
+
+def test_the_window_loop_runs_posted_clicks() -> None:
+    app = GuiApp(ai="random", seed=5)
+    pygame.display.set_mode(WINDOW_SIZE)
+    x, y, w, h = square_rect(parse_square("E6"), size=BOARD_SIZE)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u))
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert app.run(max_frames=50) == 0
+    assert not app.running
+    assert app.state == GameState.initial()  # E6 played, then undone
+
+
+def test_the_real_mcts_answers_in_the_worker() -> None:
+    app = GuiApp(ai="mcts:sims=200", seed=0)
+    click_square(app, "E6")
+    app.update()
+    assert app.thinking or app.state.player == app.human
+    wait_for_human(app)
+    assert len(app.history) == 3 and app.state.player == 0
+    assert app.history[-1].total_time[1] > 0
+
+
+def live_children() -> set[str]:
+    """Pids of this process's children that have not ended (zombies excluded)."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            children.add(stat.parent.name)
+    return children
+
+
+def test_an_external_engine_answers_and_its_process_ends() -> None:
+    # Other tests in the same run may leave children of their own (a Ray or pool worker).
+    before = live_children()
+    app = GuiApp(ai="gtp:/usr/games/gtp-rhino")
+    click_square(app, "D3")
+    wait_for_human(app)
+    assert len(app.history) == 3 and not app.ai_failed, app.status()
+    for worker in threading.enumerate():
+        if worker.name == "reversi-gui-ai":
+            worker.join(WAIT)
+    assert live_children() - before == set(), "the engine process should have ended"
