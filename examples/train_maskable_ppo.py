@@ -130,7 +130,7 @@ def play(path: str, you: str, gui: bool) -> int:
 
         return GuiApp(ai=f"python:{Path(__file__).resolve()}:trained_agent", human=you).run()
     from agents.play.human import HumanPlayer
-    from agents.ui.cli import TerminalDisplay
+    from agents.ui.play_cli import TerminalDisplay
 
     human, model = HumanPlayer(you), trained_agent()
     black, white = (human, model) if you == "black" else (model, human)
