@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_example
+from conftest import assert_plays_full_legal_games, run_example
 
-from agents import play_game
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
 
@@ -24,12 +23,8 @@ def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_i
 
     from rllib_ppo import load_policy
 
-    player = adapt(load_policy(tmp_path / "module"))
-    for seed, other in enumerate([RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]):
-        black, white = (player, other) if seed % 2 == 0 else (other, player)
-        result = play_game(black, white, time_limit=None, max_illegal=1)  # one illegal move would lose at once
-        assert result.reason == "end", result.summary() + "\n" + result.details
-        assert result.final_state().is_terminal()
+    opponents = [RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]
+    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "module")), opponents=opponents)
 
 
 @pytest.mark.parametrize(

@@ -8,13 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_example
+from conftest import EXAMPLES, assert_plays_full_legal_games, run_example
 from sb3_contrib import MaskablePPO
 
-from agents import play_game
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
-from agents.search.ladder import RandomAgent
 
 TINY = ("--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--eval-every", "128", "--eval-games", "2")
 TINY += ("--no-progress", "--seed", "1")
@@ -26,19 +24,6 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("sb3")
     proc = run_example("train_maskable_ppo.py", *TINY, "--save", "m.zip", "--plot", "curve.png", cwd=out)
     return out, proc.stdout
-
-
-def assert_plays_full_legal_games(player: object, games: int = 4) -> None:
-    """``player`` finishes games on both colours with only legal moves (one illegal move would lose at once)."""
-    for seed in range(games):
-        other = RandomAgent(seed)
-        result = (
-            play_game(player, other, time_limit=None, max_illegal=1)
-            if seed % 2 == 0
-            else play_game(other, player, time_limit=None, max_illegal=1)
-        )
-        assert result.reason == "end", result.summary() + "\n" + result.details
-        assert result.final_state().is_terminal()
 
 
 def test_training_saves_model_history_and_plot(trained: tuple[Path, str]) -> None:
