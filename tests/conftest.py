@@ -3,10 +3,11 @@ the check that a player (a trained policy, say) plays full legal games."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -79,3 +80,18 @@ def examples_importable(monkeypatch: pytest.MonkeyPatch) -> Path:
     """examples/ on sys.path, so a test can import an example's loader as its users do."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     return EXAMPLES
+
+
+@pytest.fixture
+def usage_error(examples_importable: Path, capsys: pytest.CaptureFixture[str]) -> Callable[[str, list[str]], str]:
+    """A function running ``examples/<script>``'s ``main(args)``: it must stop with
+    argparse's usage error (exit status 2); returns what it wrote to stderr."""
+
+    def run(script: str, args: list[str]) -> str:
+        module = importlib.import_module(script.removesuffix(".py"))
+        with pytest.raises(SystemExit) as exit_info:
+            module.main(args)
+        assert exit_info.value.code == 2
+        return capsys.readouterr().err
+
+    return run

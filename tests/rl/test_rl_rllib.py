@@ -4,6 +4,7 @@ once), then the saved module played through ``agents.adapt`` in full games."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,11 +37,6 @@ def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_i
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
 ) -> None:
-    import rllib_ppo
-
-    with pytest.raises(SystemExit) as exit_info:
-        rllib_ppo.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error("rllib_ppo.py", args)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -105,10 +106,6 @@ def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> Non
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], script: str, args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], script: str, args: list[str], message: str
 ) -> None:
-    module = __import__(script.removesuffix(".py"))
-    with pytest.raises(SystemExit) as exit_info:
-        module.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error(script, args)

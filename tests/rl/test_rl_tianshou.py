@@ -5,6 +5,7 @@ then the saved network played through ``agents.adapt`` in full games."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,11 +42,6 @@ def test_dqn_trains_saves_and_plays_legal_games(
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
 ) -> None:
-    import tianshou_dqn
-
-    with pytest.raises(SystemExit) as exit_info:
-        tianshou_dqn.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error("tianshou_dqn.py", args)
