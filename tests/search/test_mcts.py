@@ -22,6 +22,7 @@ from test_endgame import brute_force, endgame_positions
 from agents import Agent, play_game
 from agents.search.ladder import GreedyAgent, RandomAgent
 from agents.search.mcts import MAX_SIMULATIONS, NODE_DTYPE, MCTSAgent, SearchResult
+from agents.search.mcts_tree import LOSS, UNKNOWN, WIN, Tree
 from reversi_env import PASS, GameState, InvalidPositionError
 from reversi_env.bitboard import U1, popcount
 from reversi_env.observation import observe
@@ -398,3 +399,20 @@ def test_example_rejects_bad_arguments() -> None:
         done = run_example(*args)
         assert done.returncode == 2, args
         assert "error" in done.stderr
+
+
+def kids(*nodes: tuple[int, float, int]) -> np.ndarray:
+    """Hand-built children: (visits, value sum, status) each."""
+    out = np.zeros(len(nodes), dtype=NODE_DTYPE)
+    for i, (visits, value, status) in enumerate(nodes):
+        out[i]["visits"], out[i]["value"], out[i]["status"] = visits, value, status
+    return out
+
+
+def test_best_child_key_on_hand_built_nodes() -> None:
+    # A proven win first, then the most visits, then the best mean value, then the first child.
+    assert Tree.best_child(kids((10, 0.0, UNKNOWN), (1, 1.0, WIN), (50, 40.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 9.0, UNKNOWN), (11, -5.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 2.0, UNKNOWN), (10, 3.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 3.0, UNKNOWN), (10, 3.0, UNKNOWN))) == 0
+    assert Tree.best_child(kids((90, 80.0, LOSS), (5, -4.0, UNKNOWN))) == 1  # a proven loss comes last
