@@ -87,7 +87,18 @@ from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 from reversi_env.state import GameState
 
-__all__ = ["NODE_DTYPE", "MCTSAgent", "SearchResult", "handwritten_value"]
+__all__ = [
+    "DEFAULT_BIAS",
+    "DEFAULT_C",
+    "DEFAULT_ENDGAME_EXACT",
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_MIX",
+    "MAX_SIMULATIONS",
+    "NODE_DTYPE",
+    "MCTSAgent",
+    "SearchResult",
+    "handwritten_value",
+]
 
 DEFAULT_C = 1.0
 """Default exploration constant (values are in [-1, 1])."""
@@ -142,6 +153,7 @@ def handwritten_value(p: np.uint64, o: np.uint64) -> float:
 
 @njit(float64(LEAF_VALUE_TYPE), cache=True)
 def _value_at_start(value: LeafValue) -> float:
+    """``value`` called through the search's own function type (so a bad shape fails here, not mid-search)."""
     return value(bb.INITIAL_BLACK, bb.INITIAL_WHITE)
 
 
