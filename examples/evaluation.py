@@ -55,6 +55,10 @@ def win_rate(player: object, opponent: Callable[[int], Agent], games: int, seed:
     return score / games
 
 
+STEPS_LABEL = "training timesteps (learner moves)"
+"""The x axis of a learning curve unless the example names its own."""
+
+
 class Evaluator:
     """Evaluates a policy now and then; keeps the history, prints each point."""
 
@@ -93,7 +97,15 @@ class Evaluator:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps([asdict(p) for p in self.history], indent=1))
 
-    def plot(self, path: Path, title: str, xlabel: str = "training timesteps (learner moves)") -> None:
+    def write(self, model: Path, plot: str | None, title: str, xlabel: str = STEPS_LABEL) -> None:
+        """The history beside the saved ``model`` (``.history.json``) and, if
+        ``plot`` names a file, the curve there (see ``plot``)."""
+        self.save(model.with_suffix(".history.json"))
+        if plot:
+            self.plot(Path(plot), title, xlabel)
+            print(f"plot: {plot}")
+
+    def plot(self, path: Path, title: str, xlabel: str = STEPS_LABEL) -> None:
         """Win rate against each benchmark over timesteps, as a PNG."""
         import matplotlib
 

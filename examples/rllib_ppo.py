@@ -131,12 +131,9 @@ def main(argv: list[str] | None = None) -> int:
                 evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), steps)
         save = Path(args.save).resolve()
         algo.get_module(MODULE_ID).save_to_path(str(save))
-        evaluator.save(save.with_suffix(".history.json"))
         print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
-        if args.plot:
-            title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
-            evaluator.plot(Path(args.plot), title, xlabel="env steps (both seats, one shared policy)")
-            print(f"plot: {args.plot}")
+        title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
+        evaluator.write(save, args.plot, title, xlabel="env steps (both seats, one shared policy)")
         algo.stop()
     finally:
         ray.shutdown()

@@ -21,9 +21,8 @@ import gymnasium
 import torch
 from evaluation import Evaluator
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
-from train_maskable_ppo import add_common_options, check_common_options, learn, new_model
+from train_maskable_ppo import EveryCallback, add_common_options, check_common_options, learn, new_model
 
 import reversi_env
 from agents.play.adapters import ModelAgent
@@ -35,23 +34,6 @@ def frozen(model: MaskablePPO) -> ModelAgent:
     policy = copy.deepcopy(model.policy)
     policy.set_training_mode(False)
     return ModelAgent(policy, deterministic=False)
-
-
-class SnapshotCallback(BaseCallback):
-    """Adds a frozen copy of the learner to the pool every ``every`` steps."""
-
-    def __init__(self, pool: OpponentPool, every: int) -> None:
-        """Feed ``pool`` every ``every`` steps."""
-        super().__init__()
-        self.pool = pool
-        self.every = every
-        self._next = every
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self._next:
-            self._next += self.every
-            self.pool.add(frozen(self.model))
-        return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
 
     model = new_model(make_vec_env(make, n_envs=args.n_envs, seed=args.seed), args.n_steps, args.seed)
     pool.add(frozen(model))  # the untrained policy; the envs first reset inside learn()
-    learn(model, Evaluator(args.eval_games, args.benchmarks), args, SnapshotCallback(pool, args.snapshot_every))
+    snapshots = EveryCallback(args.snapshot_every, lambda learner, _: pool.add(frozen(learner)))
+    learn(model, Evaluator(args.eval_games, args.benchmarks), args, snapshots)
     print(f"{pool.added} policies entered the pool, {len(pool)} kept")
     return 0
 

@@ -201,12 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), save)
-    evaluator.save(save.with_suffix(".history.json"))
     print(f"saved {save}")
-    if args.plot:
-        title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
-        evaluator.plot(Path(args.plot), title, xlabel="env steps (both seats)")
-        print(f"plot: {args.plot}")
+    title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
+    evaluator.write(save, args.plot, title, xlabel="env steps (both seats)")
     cast(Any, train_envs).close()
     return 0
 

@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import gymnasium
 import torch
@@ -44,20 +45,20 @@ MODEL_ENV = "REVERSI_SB3_MODEL"
 """The environment variable ``trained_agent`` reads the model path from."""
 
 
-class EvalCallback(BaseCallback):
-    """Runs ``evaluator`` on the model every ``every`` steps."""
+class EveryCallback(BaseCallback):
+    """Calls ``action(model, timesteps)`` every ``every`` steps (evaluations, snapshots)."""
 
-    def __init__(self, evaluator: Evaluator, every: int) -> None:
-        """Evaluate with ``evaluator`` every ``every`` steps."""
+    def __init__(self, every: int, action: Callable[[MaskablePPO, int], object]) -> None:
+        """Run ``action`` every ``every`` steps."""
         super().__init__()
-        self.evaluator = evaluator
         self.every = every
+        self.action = action
         self._next = every
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self._next:
             self._next += self.every
-            self.evaluator.evaluate(self.model, self.num_timesteps)
+            self.action(cast(MaskablePPO, self.model), self.num_timesteps)
         return True
 
 
@@ -92,18 +93,15 @@ def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *e
     """Train for ``args.timesteps`` with evaluations (at the start, every
     ``args.eval_every`` steps, at the end); save the model, its history and the plot."""
     evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
-    callbacks = [*extra, EvalCallback(evaluator, args.eval_every)]
+    callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
     model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
     if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
         evaluator.evaluate(model, model.num_timesteps)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     model.save(save)
-    evaluator.save(save.with_suffix(".history.json"))
     print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
-    if args.plot:
-        evaluator.plot(Path(args.plot), f"{type(model).__name__}: {args.title}")
-        print(f"plot: {args.plot}")
+    evaluator.write(save, args.plot, f"{type(model).__name__}: {args.title}")
 
 
 def trained_agent() -> Agent:

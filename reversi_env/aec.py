@@ -77,15 +77,15 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from reversi_env.notation import NUM_ACTIONS, PASS, as_action
+from reversi_env.notation import NUM_ACTIONS, as_action
 from reversi_env.observation import observe
+from reversi_env.render import EnvRenderer
 from reversi_env.state import BLACK, WHITE, GameState
 
 AGENTS = ("black_0", "white_0")
@@ -251,7 +251,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._prev_state: GameState | None = None
         self._last_move: int | None = None
         self._num_moves = 0
-        self._window: Any = None
+        self._renderer = EnvRenderer(self.screen_size, fps=self.metadata["render_fps"])
 
     # -- spaces ----------------------------------------------------------------
 
@@ -374,30 +374,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
 
     def render(self) -> np.ndarray | str | None:
         """Draw the game: the text board ("ansi"), a uint8 (H, W, 3) image ("rgb_array") or the window ("human")."""
-        from reversi_env import render
-
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to env() or raw_env().")
-            return None
-        if self.render_mode == "ansi":
-            return render.ansi(self._state, self._last_move)
-        flipped = [] if self._prev_state is None or self._last_move is None else self._flipped()
-        if self.render_mode == "rgb_array":
-            return render.board_image(self._state, last_move=self._last_move, flipped=flipped, size=self.screen_size)
-        if self._window is None:
-            self._window = render.BoardWindow(self.screen_size, fps=self.metadata["render_fps"], caption="Reversi")
-        self._window.show(self._state, last_move=self._last_move, flipped=flipped)
-        return None
-
-    def _flipped(self) -> list[int]:
-        assert self._prev_state is not None and self._last_move is not None
-        return [] if self._last_move == PASS else self._prev_state.flipped(self._last_move)
+        return self._renderer.render(self.render_mode, self._state, self._prev_state, self._last_move)
 
     def close(self) -> None:
         """Close the human-mode window if one is open (idempotent)."""
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        self._renderer.close()
 
     def __str__(self) -> str:
         return str(self.metadata["name"])

@@ -191,10 +191,36 @@ def make_rng(seed: int) -> np.ndarray:
     return np.array([z or 1], dtype=np.uint64)
 
 
-@njit(int64(uint64, uint64, uint64[::1]), cache=True)
-def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
-    """Play uniformly random legal moves to the end; returns the final disc
-    difference from the side of the player to move at the start (``p``)."""
+CORNERS = np.uint64(0x8100000000000081)
+"""A1, H1, A8 and H8."""
+_A1, _H1, _A8, _H8 = np.uint64(1 << 0), np.uint64(1 << 7), np.uint64(1 << 56), np.uint64(1 << 63)
+
+UNIFORM = 0
+"""Playout policy: every legal move is equally likely."""
+CORNER_AWARE = 1
+"""Playout policy: a corner whenever one is legal, else, if any, the moves that
+give no corner away (``corner_neighbours``); uniform among those."""
+
+
+@njit(cache=True, inline="always")
+def corner_neighbours(empty: np.uint64) -> np.uint64:
+    """The X- and C-squares of the corners set in ``empty``: a disc there lets
+    the opponent take that corner."""
+    out = U0
+    if empty & _A1:
+        out |= (_A1 << _S1) | (_A1 << _S8) | (_A1 << _S9)
+    if empty & _H1:
+        out |= (_H1 >> _S1) | (_H1 << _S8) | (_H1 << _S7)
+    if empty & _A8:
+        out |= (_A8 << _S1) | (_A8 >> _S8) | (_A8 >> _S7)
+    if empty & _H8:
+        out |= (_H8 >> _S1) | (_H8 >> _S8) | (_H8 >> _S9)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _playout(p: np.uint64, o: np.uint64, rng: np.ndarray, policy: np.int64) -> np.int64:
+    # Inlined with a constant policy (see ``playout``), so the loop tests no flag per move.
     sign = np.int64(1)
     while True:
         m = legal_moves(p, o)
@@ -204,11 +230,35 @@ def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
             p, o = o, p
             sign = -sign
             continue
+        if policy == CORNER_AWARE:
+            corners = m & CORNERS
+            if corners != U0:
+                m = corners
+            else:
+                safe = m & ~corner_neighbours(CORNERS & ~(p | o))
+                if safe != U0:
+                    m = safe
         sq = nth_square(m, random_below(rng, popcount(m)))
         f = flips(p, o, sq)
         p, o = o ^ f, p | f | (U1 << sq)
         sign = -sign
     return sign * (np.int64(popcount(p)) - np.int64(popcount(o)))
+
+
+@njit(int64(uint64, uint64, uint64[::1], int64), cache=True, nogil=True)
+def playout(p: np.uint64, o: np.uint64, rng: np.ndarray, policy: np.int64) -> np.int64:
+    """Play to the end choosing moves by ``policy`` (``UNIFORM`` or
+    ``CORNER_AWARE``) with the kernel RNG; returns the final disc difference
+    from the side of the player to move at the start (``p``)."""
+    if policy == CORNER_AWARE:
+        return _playout(p, o, rng, CORNER_AWARE)
+    return _playout(p, o, rng, UNIFORM)
+
+
+@njit(int64(uint64, uint64, uint64[::1]), cache=True, nogil=True)
+def random_playout(p: np.uint64, o: np.uint64, rng: np.ndarray) -> np.int64:
+    """``playout`` with uniformly random legal moves."""
+    return _playout(p, o, rng, UNIFORM)
 
 
 @njit(int64[::1](uint64, uint64, int64, uint64[::1]), cache=True)

@@ -50,6 +50,7 @@ from reversi_env.batch import RANDOM_COLOR, REWARD_DISC_DIFF, REWARD_WIN
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import NUM_ACTIONS, PASS, as_action
 from reversi_env.observation import observe
+from reversi_env.render import EnvRenderer
 from reversi_env.state import BLACK, PLAYER_NAMES, WHITE, GameState
 
 PLAY_AS = {"black": BLACK, "white": WHITE, "random": RANDOM_COLOR}
@@ -125,7 +126,7 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
         self._done = True
         self._prev_state: GameState | None = None
         self._last_move: int | None = None
-        self._window: Any = None
+        self._renderer = EnvRenderer(fps=self.metadata["render_fps"])
 
     # -- reading ---------------------------------------------------------------
 
@@ -225,24 +226,8 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def render(self) -> np.ndarray | str | None:
         """Draw the game: the text board ("ansi"), a uint8 (H, W, 3) image ("rgb_array") or the window ("human")."""
-        from reversi_env import render
-
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the env.")
-            return None
-        if self.render_mode == "ansi":
-            return render.ansi(self._state, self._last_move)
-        prev, last = self._prev_state, self._last_move
-        flipped = [] if prev is None or last is None or last == PASS else prev.flipped(last)
-        if self.render_mode == "rgb_array":
-            return render.board_image(self._state, last_move=last, flipped=flipped)
-        if self._window is None:
-            self._window = render.BoardWindow(fps=self.metadata["render_fps"])
-        self._window.show(self._state, last_move=last, flipped=flipped)
-        return None
+        return self._renderer.render(self.render_mode, self._state, self._prev_state, self._last_move)
 
     def close(self) -> None:
         """Close the human-mode window if one is open (idempotent)."""
-        if self._window is not None:
-            self._window.close()
-            self._window = None
+        self._renderer.close()

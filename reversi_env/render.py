@@ -9,6 +9,7 @@ everywhere. The API::
     draw_board(surface, state, *, last_move=None, flipped=(), hints=True, origin=(0, 0), size=512)
     square_at(pos, *, origin=(0, 0), size=512) -> square index or None
     BoardWindow(size=512, fps=...)  # lazily opened window: .show(state, ...), .close()
+    EnvRenderer(size=512, fps=...)  # an env's .render(mode, state, previous, last_move), .close()
 
 Geometry: the drawing is a ``size`` x ``size`` square whose top-left corner is
 ``origin``. A margin of ``size // 16`` pixels on every side holds the
@@ -24,6 +25,7 @@ import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import gymnasium
 import numpy as np
 
 from reversi_env.errors import InvalidMoveError
@@ -255,6 +257,41 @@ class BoardWindow:
         pygame.display.quit()
         self._screen = None
         self._clock = None
+
+
+class EnvRenderer:
+    """An environment's ``render()`` and ``close()``: for its ``render_mode`` the
+    text board ("ansi"), an RGB image ("rgb_array") or a window opened on the
+    first frame ("human"), the last move and the discs it flipped marked."""
+
+    def __init__(self, size: int = DEFAULT_SIZE, fps: float = 4) -> None:
+        """Remember the image side in pixels and the window's frame rate cap; opens nothing."""
+        self.size = _check_size(size)
+        self.fps = fps
+        self._window: BoardWindow | None = None
+
+    def render(
+        self, mode: str | None, state: GameState, previous: GameState | None, last_move: int | None
+    ) -> np.ndarray | str | None:
+        """The frame for ``mode`` of ``state``, reached from ``previous`` by ``last_move`` (both None at the start)."""
+        if mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= when making the env.")
+            return None
+        if mode == "ansi":
+            return ansi(state, last_move)
+        flipped = [] if previous is None or last_move is None or last_move == PASS else previous.flipped(last_move)
+        if mode == "rgb_array":
+            return board_image(state, last_move=last_move, flipped=flipped, size=self.size)
+        if self._window is None:
+            self._window = BoardWindow(self.size, fps=self.fps, caption="Reversi")
+        self._window.show(state, last_move=last_move, flipped=flipped)
+        return None
+
+    def close(self) -> None:
+        """Close the window if one is open (idempotent)."""
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
 
 # -- helpers ---------------------------------------------------------------------

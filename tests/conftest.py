@@ -1,15 +1,20 @@
-"""Shared test fixtures: paths, and helpers to reach positions by seeded play."""
+"""Shared test fixtures: paths, helpers to reach positions by seeded play, and
+the check that a player (a trained policy, say) plays full legal games."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from agents import Agent, play_game
+from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 
 # pygame (render and GUI tests) must never try to open a real display or audio device.
@@ -28,6 +33,18 @@ def random_game(seed: int, plies: int | None = None) -> list[GameState]:
         legal = states[-1].legal_actions()
         states.append(states[-1].apply(int(rng.choice(legal))))
     return states
+
+
+def assert_plays_full_legal_games(player: Agent, games: int = 4, opponents: Sequence[Agent] = ()) -> None:
+    """``player`` finishes ``games`` games with only legal moves, on
+    both colours in turn, against ``opponents`` in turn (default: seeded random
+    players). One illegal move would lose the game at once."""
+    for game in range(games):
+        other = opponents[game % len(opponents)] if opponents else RandomAgent(game)
+        black, white = (player, other) if game % 2 == 0 else (other, player)
+        result = play_game(black, white, time_limit=None, max_illegal=1)
+        assert result.reason == "end", result.summary() + "\n" + result.details
+        assert result.final_state().is_terminal()
 
 
 @pytest.fixture
@@ -63,3 +80,18 @@ def examples_importable(monkeypatch: pytest.MonkeyPatch) -> Path:
     """examples/ on sys.path, so a test can import an example's loader as its users do."""
     monkeypatch.syspath_prepend(str(EXAMPLES))
     return EXAMPLES
+
+
+@pytest.fixture
+def usage_error(examples_importable: Path, capsys: pytest.CaptureFixture[str]) -> Callable[[str, list[str]], str]:
+    """A function running ``examples/<script>``'s ``main(args)``: it must stop with
+    argparse's usage error (exit status 2); returns what it wrote to stderr."""
+
+    def run(script: str, args: list[str]) -> str:
+        module = importlib.import_module(script.removesuffix(".py"))
+        with pytest.raises(SystemExit) as exit_info:
+            module.main(args)
+        assert exit_info.value.code == 2
+        return capsys.readouterr().err
+
+    return run

@@ -27,16 +27,32 @@ class PyXorshift:
         return (((x * 0x2545F4914F6CDD1D) & MASK64) >> 32) * n >> 32
 
 
+# Each corner and the squares next to it (C and X), which hand the corner over while it is empty.
+CORNER_NEIGHBOURS = {0: (1, 8, 9), 7: (6, 15, 14), 56: (57, 48, 49), 63: (62, 55, 54)}
+
+
+def corner_aware_choices(state: GameState) -> list[int]:
+    """The moves a CORNER_AWARE playout draws from: corners, else moves next to no empty corner, else all."""
+    legal = state.legal_actions()
+    corners = [a for a in legal if a in CORNER_NEIGHBOURS]
+    if corners:
+        return corners
+    empty = [c for c in CORNER_NEIGHBOURS if not (state.black | state.white) >> c & 1]
+    safe = [a for a in legal if not any(a in CORNER_NEIGHBOURS[c] for c in empty)]
+    return safe or legal
+
+
+@pytest.mark.parametrize("policy", [bb.UNIFORM, bb.CORNER_AWARE])
 @pytest.mark.parametrize("seed", range(20))
-def test_random_playout_matches_a_python_replay(seed: int) -> None:
+def test_playout_matches_a_python_replay(seed: int, policy: int) -> None:
     start = random_game(seed, plies=seed)[-1]
     rng = bb.make_rng(seed)
     replay = PyXorshift(int(rng[0]))
     p, o = start.kernel_boards()
-    diff = bb.random_playout(p, o, rng)
+    diff = bb.playout(p, o, rng, policy) if policy != bb.UNIFORM or seed % 2 else bb.random_playout(p, o, rng)
     s = start
     while not s.is_terminal():
-        legal = s.legal_actions()
+        legal = s.legal_actions() if policy == bb.UNIFORM else corner_aware_choices(s)
         s = s.apply(legal[replay.below(len(legal))] if legal != [64] else 64)
     mover_sign = 1 if start.player == 0 else -1
     assert diff == mover_sign * s.disc_difference()

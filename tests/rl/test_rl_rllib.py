@@ -4,12 +4,12 @@ once), then the saved module played through ``agents.adapt`` in full games."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_example
+from conftest import assert_plays_full_legal_games, run_example
 
-from agents import play_game
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
 
@@ -24,12 +24,8 @@ def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_i
 
     from rllib_ppo import load_policy
 
-    player = adapt(load_policy(tmp_path / "module"))
-    for seed, other in enumerate([RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]):
-        black, white = (player, other) if seed % 2 == 0 else (other, player)
-        result = play_game(black, white, time_limit=None, max_illegal=1)  # one illegal move would lose at once
-        assert result.reason == "end", result.summary() + "\n" + result.details
-        assert result.final_state().is_terminal()
+    opponents = [RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]
+    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "module")), opponents=opponents)
 
 
 @pytest.mark.parametrize(
@@ -41,11 +37,6 @@ def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_i
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
 ) -> None:
-    import rllib_ppo
-
-    with pytest.raises(SystemExit) as exit_info:
-        rllib_ppo.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error("rllib_ppo.py", args)

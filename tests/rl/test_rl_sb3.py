@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, run_example
+from conftest import EXAMPLES, assert_plays_full_legal_games, run_example
 from sb3_contrib import MaskablePPO
 
-from agents import play_game
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
-from agents.search.ladder import RandomAgent
 
 TINY = ("--timesteps", "256", "--n-envs", "2", "--n-steps", "64", "--eval-every", "128", "--eval-games", "2")
 TINY += ("--no-progress", "--seed", "1")
@@ -26,19 +25,6 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("sb3")
     proc = run_example("train_maskable_ppo.py", *TINY, "--save", "m.zip", "--plot", "curve.png", cwd=out)
     return out, proc.stdout
-
-
-def assert_plays_full_legal_games(player: object, games: int = 4) -> None:
-    """``player`` finishes games on both colours with only legal moves (one illegal move would lose at once)."""
-    for seed in range(games):
-        other = RandomAgent(seed)
-        result = (
-            play_game(player, other, time_limit=None, max_illegal=1)
-            if seed % 2 == 0
-            else play_game(other, player, time_limit=None, max_illegal=1)
-        )
-        assert result.reason == "end", result.summary() + "\n" + result.details
-        assert result.final_state().is_terminal()
 
 
 def test_training_saves_model_history_and_plot(trained: tuple[Path, str]) -> None:
@@ -120,10 +106,6 @@ def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> Non
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], script: str, args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], script: str, args: list[str], message: str
 ) -> None:
-    module = __import__(script.removesuffix(".py"))
-    with pytest.raises(SystemExit) as exit_info:
-        module.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error(script, args)

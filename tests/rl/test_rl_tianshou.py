@@ -5,14 +5,13 @@ then the saved network played through ``agents.adapt`` in full games."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_example
+from conftest import assert_plays_full_legal_games, run_example
 
-from agents import play_game
 from agents.play.adapters import adapt
-from agents.search.ladder import RandomAgent
 
 TINY = ("--epochs", "1", "--epoch-steps", "300", "--n-envs", "1", "--eval-every", "150", "--eval-games", "2")
 TINY += ("--no-progress", "--benchmarks", "random")
@@ -31,13 +30,7 @@ def test_dqn_trains_saves_and_plays_legal_games(
 
     from tianshou_dqn import load_policy
 
-    player = adapt(load_policy(tmp_path / "q.pt"))
-    for seed in range(4):
-        other = RandomAgent(seed)
-        black, white = (player, other) if seed % 2 == 0 else (other, player)
-        result = play_game(black, white, time_limit=None, max_illegal=1)  # one illegal move would lose at once
-        assert result.reason == "end", result.summary() + "\n" + result.details
-        assert result.final_state().is_terminal()
+    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "q.pt")))
 
 
 @pytest.mark.parametrize(
@@ -49,11 +42,6 @@ def test_dqn_trains_saves_and_plays_legal_games(
     ],
 )
 def test_bad_command_lines_are_usage_errors(
-    examples_importable: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
 ) -> None:
-    import tianshou_dqn
-
-    with pytest.raises(SystemExit) as exit_info:
-        tianshou_dqn.main(args)
-    assert exit_info.value.code == 2
-    assert message in capsys.readouterr().err
+    assert message in usage_error("tianshou_dqn.py", args)

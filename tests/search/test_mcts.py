@@ -5,19 +5,26 @@ bound on a timed search."""
 
 from __future__ import annotations
 
+import math
+import os
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
 import pytest
 from conftest import REPO_ROOT, random_game
+from numba import njit
 from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
 from agents.search.ladder import GreedyAgent, RandomAgent
-from agents.search.mcts import NODE_DTYPE, MCTSAgent, SearchResult
+from agents.search.mcts import MAX_SIMULATIONS, NODE_DTYPE, MCTSAgent, SearchResult
+from agents.search.mcts_tree import LOSS, UNKNOWN, WIN, Tree
 from reversi_env import PASS, GameState, InvalidPositionError
+from reversi_env.bitboard import U1, popcount
 from reversi_env.observation import observe
 
 
@@ -255,6 +262,8 @@ def test_bad_settings() -> None:
         {"simulations": -5},
         {"simulations": 10.5},
         {"simulations": True},
+        {"simulations": MAX_SIMULATIONS + 1},
+        {"simulations": 10**20},
         {"time_limit": 0},
         {"time_limit": -1.0},
         {"time_limit": float("inf")},
@@ -275,6 +284,81 @@ def test_bad_settings() -> None:
             MCTSAgent(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="evaluate"):
         MCTSAgent(simulations=10, evaluator=object())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at most 1,000,000,000"):
+        MCTSAgent(simulations=10**20)
+
+
+C4 = 26
+
+
+@njit
+def c4_owner_value(p: np.uint64, o: np.uint64) -> float:
+    """+1 for the player to move if he owns C4, -1 if the opponent does, else 0."""
+    bit = U1 << np.uint64(C4)
+    return 1.0 if p & bit else (-1.0 if o & bit else 0.0)
+
+
+@njit
+def disc_share(p: np.uint64, o: np.uint64) -> float:
+    """A crude static value: the mover's share of the discs, squashed."""
+    return math.tanh((np.float64(popcount(p)) - np.float64(popcount(o))) / 10.0)
+
+
+def test_a_plugged_heuristic_values_the_leaves() -> None:
+    # Leaves valued by the heuristic alone (mix=1, no playouts, no bias).
+    kwargs = {"simulations": 400, "seed": 0, "bias": 0.0, "mix": 1.0}
+    guided = MCTSAgent(heuristic=c4_owner_value, **kwargs).search(GameState.initial())  # type: ignore[arg-type]
+    assert guided.action == C4
+    assert guided.visits[guided.actions.index(C4)] > 0.5 * guided.visits.sum()
+    plain = MCTSAgent(**kwargs).search(GameState.initial())  # type: ignore[arg-type]
+    assert plain.visits.max() < 0.5 * plain.visits.sum()  # the four openings are symmetric
+
+
+def test_a_plugged_heuristic_orders_the_first_visits() -> None:
+    # With progressive bias, unvisited children are tried best heuristic first.
+    kwargs = {"simulations": 1, "seed": 0, "bias": 1.0, "mix": 0.0}
+    guided = MCTSAgent(heuristic=c4_owner_value, **kwargs).search(GameState.initial())  # type: ignore[arg-type]
+    assert guided.visits.tolist() == [int(a == C4) for a in guided.actions]
+    plain = MCTSAgent(**kwargs).search(GameState.initial())  # type: ignore[arg-type]
+    assert plain.visits[plain.actions.index(C4)] == 0  # symmetric openings: the lowest square goes first
+
+
+def test_a_plugged_heuristic_plays_a_game() -> None:
+    margins = match(MCTSAgent(simulations=300, seed=4, heuristic=disc_share), RandomAgent(seed=5), games=1)
+    assert len(margins) == 1
+
+
+def test_bad_heuristics() -> None:
+    with pytest.raises(TypeError, match="numba"):
+        MCTSAgent(simulations=10, heuristic=lambda p, o: 0.0)
+
+    @njit
+    def two_args_too_many(p: np.uint64, o: np.uint64, x: np.uint64) -> float:
+        return 0.0
+
+    @njit
+    def out_of_range(p: np.uint64, o: np.uint64) -> float:
+        return 3.0
+
+    with pytest.raises(TypeError, match="numba"):
+        MCTSAgent(simulations=10, heuristic=two_args_too_many)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"\[-1, 1\]"):
+        MCTSAgent(simulations=10, heuristic=out_of_range)
+
+
+def test_ctrl_c_interrupts_a_simulation_budget_at_once() -> None:
+    # A budget of minutes; a real SIGINT half a second in must stop it between two short batches.
+    agent = MCTSAgent(simulations=50_000_000, seed=0, max_nodes=100_000)
+    state = random_game(3, plies=8)[-1]
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        agent.search(state)
+    assert time.perf_counter() - t < 0.5 + 2.0  # generous: batches last about 20 ms
+    timer.join()
+    agent.simulations = 200  # the agent survives the interrupt and searches again
+    assert agent.search(state).action in state.legal_actions()
 
 
 def test_bad_positions() -> None:
@@ -315,3 +399,20 @@ def test_example_rejects_bad_arguments() -> None:
         done = run_example(*args)
         assert done.returncode == 2, args
         assert "error" in done.stderr
+
+
+def kids(*nodes: tuple[int, float, int]) -> np.ndarray:
+    """Hand-built children: (visits, value sum, status) each."""
+    out = np.zeros(len(nodes), dtype=NODE_DTYPE)
+    for i, (visits, value, status) in enumerate(nodes):
+        out[i]["visits"], out[i]["value"], out[i]["status"] = visits, value, status
+    return out
+
+
+def test_best_child_key_on_hand_built_nodes() -> None:
+    # A proven win first, then the most visits, then the best mean value, then the first child.
+    assert Tree.best_child(kids((10, 0.0, UNKNOWN), (1, 1.0, WIN), (50, 40.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 9.0, UNKNOWN), (11, -5.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 2.0, UNKNOWN), (10, 3.0, UNKNOWN))) == 1
+    assert Tree.best_child(kids((10, 3.0, UNKNOWN), (10, 3.0, UNKNOWN))) == 0
+    assert Tree.best_child(kids((90, 80.0, LOSS), (5, -4.0, UNKNOWN))) == 1  # a proven loss comes last

@@ -1,0 +1,447 @@
+"""The MCTS tree: nodes in one flat array, and the numba kernels that grow it.
+
+The tree is one preallocated numpy array of 40-byte nodes (``NODE_DTYPE``).
+A node holds its position (``p``, ``o``: the mover's and the opponent's
+discs), the move that led to it, its visit count and value sum (from the side
+of the player who made that move), its prior, its proven status and its
+children as a contiguous block (``first``, ``nchild``). Passes are moves in the
+tree, so every edge changes the player to move. ``meta`` holds the nodes in use
+and the pool's size.
+
+The kernels are the parts of one iteration (``descend`` with ``select``,
+``prepare_leaf`` with ``expand``, ``backup``) and ``simulate``, which runs many
+iterations with a playout and a static evaluation at the leaves. Static
+evaluations are ``LeafValue`` functions passed in (numba first-class functions),
+so a learned evaluation replaces the hand-written one without recompiling the
+search. ``Tree`` is the pool on the Python side: a new tree, a reused subtree,
+and what a search reads from the root.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from numba import from_dtype, njit, types
+from numba.types import boolean, float64, int64, uint64
+
+from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, playout, popcount
+from reversi_env.notation import PASS
+
+NODE_DTYPE = np.dtype(
+    [
+        ("p", np.uint64),
+        ("o", np.uint64),
+        ("value", np.float64),
+        ("visits", np.int32),
+        ("first", np.int32),
+        ("prior", np.float32),
+        ("nchild", np.uint8),
+        ("move", np.uint8),
+        ("status", np.uint8),
+    ],
+    align=True,
+)
+"""One tree node (40 bytes). ``value`` sums results from the side of the
+player who moved into the node; ``first`` is -1 until the node is expanded;
+``status`` is a proven result for that same player (see UNKNOWN..DRAW)."""
+
+UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
+"""Proven status of a node, for the player who made the move into it."""
+
+MAX_VISITS = 2**31 - 1
+"""Visits are int32: a search stops before its root would pass this."""
+
+MAX_DEPTH = 128
+"""Length of the path buffer: deeper than any game (60 moves and passes)."""
+
+LEAF_VALUE_TYPE = types.FunctionType(float64(uint64, uint64))
+"""The numba type of a static evaluation ``value(p, o) -> float64``: the
+expected outcome in [-1, 1] for the player to move (``p``) in a position that
+is not over. Any ``@njit`` function of that shape can be passed."""
+
+LeafValue = Callable[[np.uint64, np.uint64], float]
+"""A static evaluation as Python sees it (see ``LEAF_VALUE_TYPE``)."""
+
+_NODES = from_dtype(NODE_DTYPE)[::1]
+_INDEX = types.int64[::1]
+_RNG = types.uint64[::1]
+
+
+# -- one iteration -------------------------------------------------------------------
+
+
+@njit(float64(uint64, uint64), cache=True)
+def final_sign(p: np.uint64, o: np.uint64) -> np.float64:
+    """+1, 0 or -1: the finished game's result for the player to move."""
+    d = np.int64(popcount(p)) - np.int64(popcount(o))
+    return np.float64(1.0) if d > 0 else (np.float64(-1.0) if d < 0 else np.float64(0.0))
+
+
+@njit(cache=True)
+def status_value(status: np.uint8) -> np.float64:
+    """The result a proven status stands for (+1, -1, 0; 0 for UNKNOWN)."""
+    if status == WIN:
+        return np.float64(1.0)
+    if status == LOSS:
+        return np.float64(-1.0)
+    return np.float64(0.0)
+
+
+@njit(cache=True)
+def init_node(tree: np.ndarray, i: np.int64, p: np.uint64, o: np.uint64, move: np.int64, prior: np.float64) -> None:
+    """Write a fresh, unexpanded node at ``tree[i]``."""
+    nd = tree[i]
+    nd.p = p
+    nd.o = o
+    nd.value = 0.0
+    nd.visits = 0
+    nd.first = -1
+    nd.prior = prior
+    nd.nchild = 0
+    nd.move = move
+    nd.status = UNKNOWN
+
+
+@njit(boolean(_NODES, _INDEX, int64, boolean, boolean, LEAF_VALUE_TYPE), cache=True)
+def expand(tree: np.ndarray, meta: np.ndarray, node: np.int64, solver: bool, heuristic: bool, value: LeafValue) -> bool:
+    """Create all children of ``node`` in one block; a finished game gets none
+    (and, with the solver, its proven status). With ``heuristic`` each child's
+    ``prior`` holds ``value`` for the player who moves into it (progressive
+    bias), else 1 / children. False if the pool is full."""
+    nd = tree[node]
+    p = nd.p
+    o = nd.o
+    m = legal_moves(p, o)
+    n = meta[0]
+    if m == U0:
+        if legal_moves(o, p) == U0:
+            nd.first = n
+            nd.nchild = 0
+            if solver:
+                # The player who moved into this node sees the difference negated.
+                s = final_sign(p, o)
+                nd.status = LOSS if s > 0 else (WIN if s < 0 else DRAW)
+            return True
+        if n + 1 > meta[1]:
+            return False
+        init_node(tree, n, o, p, PASS, 1.0)
+        nd.first = n
+        nd.nchild = 1
+        meta[0] = n + 1
+        return True
+    k = np.int64(popcount(m))
+    if n + k > meta[1]:
+        return False
+    prior = 1.0 / k
+    i = n
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        f = flips(p, o, sq)
+        cp, co = o ^ f, p | f | (U1 << sq)
+        h = -value(cp, co) if heuristic else prior
+        init_node(tree, i, cp, co, np.int64(sq), h)
+        i += 1
+    nd.first = n
+    nd.nchild = k
+    meta[0] = n + k
+    return True
+
+
+@njit(cache=True)
+def _child_status(tree: np.ndarray, node: np.int64) -> np.uint8:
+    """Proven status of ``node`` from its children's (MCTS-Solver)."""
+    nd = tree[node]
+    all_proven = True
+    draw = False
+    for i in range(nd.first, nd.first + nd.nchild):
+        s = tree[i].status
+        if s == WIN:
+            return np.uint8(LOSS)
+        if s == UNKNOWN:
+            all_proven = False
+        elif s == DRAW:
+            draw = True
+    if not all_proven:
+        return np.uint8(UNKNOWN)
+    return np.uint8(DRAW) if draw else np.uint8(WIN)
+
+
+@njit(cache=True)
+def select(tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np.float64) -> np.int64:
+    """The child to descend into: UCT (unvisited children first, best
+    heuristic first) plus ``bias * heuristic / (visits + 1)``, or PUCT;
+    children proven lost for the mover are skipped while others remain."""
+    nd = tree[node]
+    n_parent = np.float64(max(nd.visits, 1))
+    explore = math.log(n_parent) if not puct else math.sqrt(n_parent)
+    best = -np.inf
+    best_i = np.int64(nd.first)
+    for i in range(nd.first, nd.first + nd.nchild):
+        ch = tree[i]
+        s = ch.status
+        if s == LOSS:
+            continue
+        if s == WIN:
+            return np.int64(i)
+        n = ch.visits
+        if s == DRAW:
+            # A proven draw is worth exactly 0 and has nothing left to explore.
+            score = 0.0
+        elif puct:
+            q = 0.0 if n == 0 else ch.value / n
+            score = q + c * ch.prior * explore / (1.0 + n)
+        elif n == 0:
+            score = 1e9 + ch.prior
+        else:
+            score = ch.value / n + c * math.sqrt(explore / n) + bias * ch.prior / (n + 1.0)
+        if score > best:
+            best = score
+            best_i = np.int64(i)
+    return best_i
+
+
+@njit(cache=True)
+def descend(
+    tree: np.ndarray, root: np.int64, c: np.float64, puct: bool, bias: np.float64, path: np.ndarray
+) -> np.int64:
+    """Select from ``root`` to a leaf (unexpanded, finished or proven); the
+    path goes into ``path``; returns its last index."""
+    node = root
+    d = np.int64(0)
+    path[0] = root
+    while d < path.shape[0] - 2:
+        nd = tree[node]
+        if (nd.status != UNKNOWN and node != root) or nd.first < 0 or nd.nchild == 0:
+            break
+        node = select(tree, node, c, puct, bias)
+        d += 1
+        path[d] = node
+    return d
+
+
+@njit(cache=True)
+def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solver: bool) -> None:
+    """Add result ``r`` (for the player who moved into the leaf ``path[d]``)
+    up the path, negating at each ply, and back up proofs."""
+    for k in range(d, -1, -1):
+        nd = tree[path[k]]
+        nd.visits += 1
+        nd.value += r
+        r = -r
+    if solver and tree[path[d]].status != UNKNOWN:
+        for k in range(d - 1, -1, -1):
+            nd = tree[path[k]]
+            if nd.status != UNKNOWN:
+                break
+            s = _child_status(tree, path[k])
+            if s == UNKNOWN:
+                break
+            nd.status = s
+
+
+@njit(cache=True)
+def prepare_leaf(
+    tree: np.ndarray, meta: np.ndarray, path: np.ndarray, d: np.int64, solver: bool, heuristic: bool, value: LeafValue
+) -> np.int64:
+    """Prepare the leaf ``path[d]`` for evaluation: expand it on its second
+    visit and step into its first child, or mark a finished game. Returns the
+    new path end."""
+    leaf = path[d]
+    nd = tree[leaf]
+    if nd.status != UNKNOWN or nd.first >= 0:
+        return d
+    if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value) and nd.nchild > 0:
+        d += 1
+        path[d] = nd.first
+        leaf = path[d]
+        nd = tree[leaf]
+    if solver and nd.first < 0 and legal_moves(nd.p, nd.o) == U0 and legal_moves(nd.o, nd.p) == U0:
+        expand(tree, meta, leaf, solver, heuristic, value)
+    return d
+
+
+# -- the loop ------------------------------------------------------------------------
+
+
+@njit(
+    int64(_NODES, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, LEAF_VALUE_TYPE),
+    cache=True,
+    nogil=True,  # searches release the GIL, so a GUI thread keeps running
+)
+def simulate(
+    tree: np.ndarray,
+    meta: np.ndarray,
+    root: np.int64,
+    n: np.int64,
+    c: np.float64,
+    rng: np.ndarray,
+    path: np.ndarray,
+    solver: bool,
+    policy: np.int64,
+    bias: np.float64,
+    mix: np.float64,
+    value: LeafValue,
+) -> np.int64:
+    """``n`` UCT iterations from ``root``; stops early if the root is proven.
+    A leaf's result is ``(1 - mix) * playout + mix * value`` (a playout by
+    ``reversi_env.bitboard.playout`` with ``policy``); ``bias > 0`` adds
+    progressive bias from ``value``. Returns the iterations done."""
+    heuristic = bias > 0
+    for s in range(n):
+        if tree[root].status != UNKNOWN:
+            return np.int64(s)
+        d = descend(tree, root, c, False, bias, path)
+        d = prepare_leaf(tree, meta, path, d, solver, heuristic, value)
+        nd = tree[path[d]]
+        if nd.status != UNKNOWN:
+            r = status_value(nd.status)
+        elif nd.first >= 0 and nd.nchild == 0:
+            r = -final_sign(nd.p, nd.o)
+        else:
+            r = np.float64(0.0)
+            if mix < 1.0:
+                diff = playout(nd.p, nd.o, rng, policy)
+                r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
+            if mix > 0.0:
+                r = (1.0 - mix) * r - mix * value(nd.p, nd.o)
+        backup(tree, path, d, r, solver)
+    return n
+
+
+# -- reuse between moves -------------------------------------------------------------
+
+
+@njit(cache=True)
+def find(tree: np.ndarray, node: np.int64, p: np.uint64, o: np.uint64, depth: np.int64) -> np.int64:
+    """Index of a node with position ``(p, o)`` at most ``depth`` plies below
+    ``node`` (expanded nodes only), or -1."""
+    nd = tree[node]
+    if nd.p == p and nd.o == o:
+        return node
+    if depth == 0 or nd.first < 0 or popcount(nd.p | nd.o) > popcount(p | o):
+        return np.int64(-1)
+    for i in range(nd.first, nd.first + nd.nchild):
+        found = find(tree, np.int64(i), p, o, depth - 1)
+        if found >= 0:
+            return found
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def copy_subtree(src: np.ndarray, root: np.int64, dst: np.ndarray, origin: np.ndarray) -> np.int64:
+    """Copy the subtree under ``src[root]`` into ``dst`` breadth first (children
+    blocks stay contiguous, the root lands at 0). Returns the nodes copied."""
+    dst[0] = src[root]
+    origin[0] = root
+    n = np.int64(1)
+    i = np.int64(0)
+    while i < n:
+        s = src[origin[i]]
+        if s.first >= 0:
+            k = np.int64(s.nchild)
+            dst[i].first = n
+            for j in range(k):
+                dst[n + j] = src[s.first + j]
+                origin[n + j] = s.first + j
+            n += k
+        i += 1
+    return n
+
+
+@njit(cache=True)
+def set_priors(tree: np.ndarray, node: np.int64, prior: np.ndarray) -> None:
+    """Children priors from a 65-vector, renormalised over the children."""
+    nd = tree[node]
+    total = 0.0
+    for i in range(nd.first, nd.first + nd.nchild):
+        total += prior[tree[i].move]
+    for i in range(nd.first, nd.first + nd.nchild):
+        tree[i].prior = prior[tree[i].move] / total if total > 0 else 1.0 / nd.nchild
+
+
+# -- the pool, from Python -----------------------------------------------------------
+
+
+class Tree:
+    """One game's search tree: the node array, the nodes in use and the root.
+
+    ``start`` plants a new root; ``reroot`` keeps the subtree of a position a
+    few plies below the old root (tree reuse), copied to the front of a new
+    array so the pool never fills with dead branches.
+    """
+
+    def __init__(self) -> None:
+        self.nodes = np.empty(0, dtype=NODE_DTYPE)
+        self.meta = np.zeros(2, dtype=np.int64)
+        """Nodes in use, pool size (the kernels' ``meta``)."""
+        self.root = 0
+
+    @property
+    def size(self) -> int:
+        """Nodes in use."""
+        return int(self.meta[0])
+
+    def clear(self) -> None:
+        """Forget every node (a new game)."""
+        self.nodes = np.empty(0, dtype=NODE_DTYPE)
+        self.meta[:] = 0
+        self.root = 0
+
+    def start(self, p: np.uint64, o: np.uint64, capacity: int) -> None:
+        """A new tree of ``capacity`` nodes holding only the root ``(p, o)``."""
+        self.nodes = np.empty(capacity, dtype=NODE_DTYPE)
+        init_node(self.nodes, np.int64(0), p, o, np.int64(PASS), 1.0)
+        self.root = 0
+        self.meta[0], self.meta[1] = 1, capacity
+
+    def reroot(self, p: np.uint64, o: np.uint64, depth: int, capacity: Callable[[int], int]) -> bool:
+        """Make the node of ``(p, o)``, at most ``depth`` plies below the root,
+        the new root with its subtree, in a pool of ``capacity(kept nodes)``
+        nodes at least. False (nothing changed) if the tree does not hold it."""
+        if self.size == 0:
+            return False
+        found = int(find(self.nodes, np.int64(self.root), p, o, np.int64(depth)))
+        if found < 0:
+            return False
+        origin = np.empty(self.size, dtype=np.int32)
+        new = np.empty(max(capacity(0), self.size), dtype=NODE_DTYPE)
+        n = int(copy_subtree(self.nodes, np.int64(found), new, origin))
+        if capacity(n) > len(new):
+            grown = np.empty(capacity(n), dtype=NODE_DTYPE)
+            grown[:n] = new[:n]
+            new = grown
+        self.nodes, self.root = new, 0
+        self.meta[0], self.meta[1] = n, len(new)
+        return True
+
+    def children(self, node: int | None = None) -> np.ndarray:
+        """The children of ``node`` (default: the root) as a view of the array."""
+        nd = self.nodes[self.root if node is None else node]
+        return self.nodes[int(nd["first"]) : int(nd["first"]) + int(nd["nchild"])]
+
+    @staticmethod
+    def best_child(kids: np.ndarray) -> int:
+        """Index in ``kids`` of the move to play: proven win, then visits, then mean value."""
+        best, best_key = 0, None
+        for i, k in enumerate(kids):
+            n = int(k["visits"])
+            key = (int(k["status"] == WIN), int(k["status"] != LOSS), n, float(k["value"]) / n if n else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+    def principal_variation(self) -> tuple[int, ...]:
+        """The best line: best child after best child, down to an unvisited node."""
+        pv: list[int] = []
+        node = self.root
+        while self.nodes[node]["first"] >= 0 and self.nodes[node]["nchild"] > 0 and len(pv) < 64:
+            kids = self.children(node)
+            i = self.best_child(kids)
+            if kids[i]["visits"] == 0 and kids[i]["status"] == UNKNOWN:
+                break
+            pv.append(int(kids[i]["move"]))
+            node = int(self.nodes[node]["first"]) + i
+        return tuple(pv)
