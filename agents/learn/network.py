@@ -16,6 +16,7 @@ back with ``torch.load(weights_only=True)``: a file is data, never code.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -208,7 +209,7 @@ def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet,
         net.load_state_dict(data["state_dict"])
     except FileNotFoundError:
         raise ValueError(f"no such network file: {str(path)!r}") from None
-    except (RuntimeError, KeyError, TypeError, AttributeError, EOFError, OSError) as e:
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, OSError) as e:
         raise ValueError(f"{str(path)!r} is not a saved policy-value network: {e}") from e
     return net.to(device).eval(), dict(data.get("info", {}))
 
