@@ -25,16 +25,18 @@ DEFAULT_SIMULATIONS = 200
 _SIMS_PER_SECOND_CAP = 50_000
 """Tree sizing of a timed search: more simulations a second than the search reaches."""
 
-_LOADED: dict[tuple[str, str], NetworkEvaluator] = {}
+_LOADED: dict[tuple[str, int, str], NetworkEvaluator] = {}
 
 
 def network_evaluator(path: str | Path | None = None, device: str = "cpu") -> NetworkEvaluator:
     """The evaluator of the network at ``path`` (the shipped one by default),
-    loaded once per process."""
-    resolved = str(Path(path).expanduser().resolve()) if path is not None else str(SHIPPED_NETWORK)
-    key = (resolved, device)
+    loaded once per process and file version."""
+    file = Path(path).expanduser().resolve() if path is not None else SHIPPED_NETWORK
+    if not file.is_file():
+        raise ValueError(f"no such network file: {str(file)!r}")
+    key = (str(file), file.stat().st_mtime_ns, device)
     if key not in _LOADED:
-        net, _ = load_network(resolved, device)
+        net, _ = load_network(file, device)
         _LOADED[key] = NetworkEvaluator(net, device)
     return _LOADED[key]
 

@@ -9,11 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from conftest import run_example
 
 from agents.learn.alphazero import AZConfig, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
 from agents.ui.cli import main
 from reversi_env import GameState
+
+# One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
+torch.set_num_threads(1)
 
 TINY = {
     "games": 2,
@@ -93,3 +97,10 @@ def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pyte
     assert "iteration 1" in capsys.readouterr().out
     assert main(["train-az", "--out", str(out), "--eval-games", "3"]) == 2
     assert "--eval-games" in capsys.readouterr().err
+
+
+def test_the_example_runs_its_loop(tmp_path: Path) -> None:
+    args = ("--iterations", "2", "--games", "2", "--simulations", "8", "--steps", "3")
+    out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
+    assert "iteration 2:" in out and "raw policy vs greedy" in out
+    assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()

@@ -25,6 +25,9 @@ from agents.learn.network import (
 from agents.learn.training import ReplayBuffer, Samples, train_steps
 from reversi_env import GameState
 
+# One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
+torch.set_num_threads(1)
+
 
 def moved(state: GameState, k: int) -> GameState:
     """The position moved by symmetry k, computed square by square from the rules' side."""
