@@ -164,3 +164,19 @@ def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> None:
     again.load(tmp_path / "replay.npz")
     for name in ("mover", "opponent", "policy", "value"):
         np.testing.assert_array_equal(getattr(again.data, name), getattr(buffer.data, name))
+
+
+@pytest.mark.parametrize("n", [1, 5, 64])
+def test_the_frozen_evaluator_computes_what_the_module_computes(n: int) -> None:
+    torch.manual_seed(2)
+    net = PolicyValueNet(NetConfig(16, 2))
+    # Non-trivial batch-norm statistics, as a trained network has.
+    for module in net.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.5, 2.0)
+    mover, opponent = boards(positions(n))
+    frozen = NetworkEvaluator(net).evaluate(mover, opponent)
+    plain = NetworkEvaluator(net, frozen=False).evaluate(mover, opponent)
+    np.testing.assert_allclose(frozen[0], plain[0], atol=1e-5)
+    np.testing.assert_allclose(frozen[1], plain[1], atol=1e-5)
