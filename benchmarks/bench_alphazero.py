@@ -4,11 +4,12 @@ Speed: network-guided PUCT simulations a second (single-threaded torch) from the
 start and from a midgame position, one search alone and 8 searches side by side
 (as a self-play worker runs them), and the share of the time the search itself
 takes (everything but the evaluator's calls).
-Strength: arena games with random 2-ply openings, each played twice with the
+Strength: arena games with random 2-ply openings (``--opening-plies``), each played twice with the
 colours swapped: the raw policy (``alphazero:sims=0``) against greedy and
 ``alphazero:sims=200`` against ``alphabeta:3``, scores with 95 % Wilson intervals.
 
-    python benchmarks/bench_alphazero.py [--net PATH] [--games 20] [--simulations 2000] [--batch 64]
+    python benchmarks/bench_alphazero.py [--net PATH] [--games 20] [--opening-plies 2]
+        [--simulations 2000] [--batch 64]
 """
 
 from __future__ import annotations
@@ -72,8 +73,8 @@ def speed(net: str, state: GameState, simulations: int, batch: int, trees: int) 
     return best
 
 
-def strength(me: str, opponent: str, games: int, seed: int) -> tuple[float, float, float]:
-    tournament = Tournament.create([me, opponent], games=games, opening_plies=2, seed=seed, time_limit=None)
+def strength(me: str, opponent: str, games: int, plies: int, seed: int) -> tuple[float, float, float]:
+    tournament = Tournament.create([me, opponent], games=games, opening_plies=plies, seed=seed, time_limit=None)
     with tempfile.TemporaryDirectory() as tmp:
         stats = run_tournament(tournament, Path(tmp) / "games.jsonl", jobs=1).by_name(me)
     return stats.score, *stats.score_interval
@@ -85,6 +86,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per match, even (default 20)")
     parser.add_argument("--simulations", type=int, default=2000, help="simulations a search in the speed test")
     parser.add_argument("--batch", type=int, default=64, help="leaves a tree gathers per network call")
+    parser.add_argument("--opening-plies", type=int, default=2, help="random plies of an opening (2 gives 12 distinct)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip-strength", action="store_true")
     args = parser.parse_args()
@@ -103,11 +105,12 @@ def main() -> None:
             )
     if args.skip_strength:
         return
-    print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}  ({args.games} games, 2-ply openings)")
+    games = f"{args.games} games, {args.opening_plies}-ply openings"
+    print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}  ({games})")
     net = f"net={args.net}"
     for me, opponent in ((f"alphazero:sims=0,{net}", "greedy"), (f"alphazero:sims=200,{net}", "alphabeta:3")):
         start = time.perf_counter()
-        score, low, high = strength(me, opponent, args.games, args.seed)
+        score, low, high = strength(me, opponent, args.games, args.opening_plies, args.seed)
         label = f"{me.split(',')[0]} vs {opponent}"
         elapsed = time.perf_counter() - start
         print(f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{TARGETS[opponent]:>9.2f}  ({elapsed:.0f} s)")
