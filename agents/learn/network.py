@@ -17,6 +17,7 @@ back with ``torch.load(weights_only=True)``: a file is data, never code.
 from __future__ import annotations
 
 import pickle
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -181,7 +182,10 @@ class NetworkEvaluator:
         self._forward: Any = self.net
         if frozen and self.device.type == "cpu":
             planes, masks = encode(np.zeros(2, np.uint64), np.zeros(2, np.uint64))
-            with torch.no_grad():
+            # torch 2.13 marks TorchScript deprecated in favour of torch.compile, which
+            # needs a C++ compiler at run time; the frozen trace needs nothing.
+            with torch.no_grad(), warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
                 traced = torch.jit.trace(self.net, (torch.from_numpy(planes), torch.from_numpy(masks)))
                 self._forward = torch.jit.optimize_for_inference(torch.jit.freeze(traced))
 
