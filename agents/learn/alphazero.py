@@ -263,7 +263,7 @@ class Run:
         rng = np.random.default_rng(seed)
         with tqdm(total=steps, desc=label, unit="step", leave=False) as bar:
             return train_steps(
-                self.net, self.optimizer, data, steps, self.config.minibatch, rng, self.config.device, bar
+                self.net, self.optimizer, data, steps, self.config.minibatch, rng, self.config.device, bar.update
             )
 
     def warm_start(self) -> None:

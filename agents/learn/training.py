@@ -9,6 +9,7 @@ on AlphaZero's loss.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,10 +99,10 @@ def train_steps(
     batch_size: int,
     rng: np.random.Generator,
     device: str = "cpu",
-    progress: object = None,
+    progress: Callable[[int], object] | None = None,
 ) -> tuple[float, float]:
     """``steps`` Adam steps on random symmetric minibatches of ``data``; returns
-    the mean policy and value losses. ``progress`` is a tqdm bar (updated per step)."""
+    the mean policy and value losses; ``progress(1)`` is called after each step."""
     net.train()
     dev = torch.device(device)
     totals = np.zeros(2)
@@ -121,7 +122,7 @@ def train_steps(
         optimizer.step()
         totals += (policy_loss.item(), value_loss.item())
         if progress is not None:
-            progress.update(1)  # type: ignore[attr-defined]
+            progress(1)
     net.eval()
     mean = totals / max(steps, 1)
     return float(mean[0]), float(mean[1])

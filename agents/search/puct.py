@@ -333,12 +333,13 @@ class PUCTTree:
         )
         self.simulations += len(leaves)
         if root_new:
-            self._prepare_root(priors[0])
+            self._prepare_root()
 
     def _children(self) -> tuple[int, int]:
         return int(self.tree[0]["first"]), int(self.tree[0]["nchild"])
 
-    def _prepare_root(self, raw_priors: np.ndarray) -> None:
+    def _prepare_root(self) -> None:
+        """Right after the root's expansion: Dirichlet noise and Gumbel's candidates."""
         first, n = self._children()
         kids = self.tree[first : first + n]
         cfg = self.config
@@ -394,13 +395,13 @@ class PUCTTree:
         q[moves[seen]] = kids["value"][seen] / kids["visits"][seen]
         root_value = float(-self.tree[0]["value"] / max(self.tree[0]["visits"], 1))
         policy = np.zeros(65, dtype=np.float32)
-        if self.halving is not None:
-            completed = self._completed_q()
-            logits = np.log(np.maximum(kids["prior"].astype(np.float64), 1e-12)) + self._sigma(completed)
+        halving = self.halving
+        if halving is not None:
+            sigma = self._sigma(self._completed_q())
+            logits = np.log(np.maximum(kids["prior"].astype(np.float64), 1e-12)) + sigma
             weights = np.exp(logits - logits.max())
             policy[moves] = weights / weights.sum()
-            sigma = self._sigma(completed)
-            best = max(self.halving.candidates, key=lambda c: (self.halving.base[c] + sigma[c - first], -c))  # type: ignore[union-attr]
+            best = max(halving.candidates, key=lambda c: (halving.base[c] + sigma[c - first], -c))
             action = int(self.tree[best]["move"])
         else:
             total = kids["visits"].sum()
