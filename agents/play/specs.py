@@ -8,6 +8,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
+``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
+                                           ``time=S``, or its raw policy (``sims=0``);
+                                           ``net=path.pt`` plays another network
 ``classic:path/to/file.py:ClassName``      a classic course player class, built with
                                            "X" or "O"; ``:ClassName`` may be left out
                                            when the file has one ``get_move`` class
@@ -40,7 +43,7 @@ from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
     "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
-    "mcts:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+    "mcts:sims=N, alphazero:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
 
@@ -53,8 +56,12 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "alphabeta": (("depth", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "seed"), None),
+    "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims")
+_TEXT_KEYS = ("net",)
+_ZERO_KEYS = ("seed", "alphazero.sims")
+"""Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
 
 
 class SpecError(ValueError):
@@ -69,7 +76,7 @@ class PlayerSpec:
 
     text: str
     kind: str
-    options: dict[str, float | int] = field(default_factory=dict)
+    options: dict[str, float | int | str] = field(default_factory=dict)
     target: str = ""
     attribute: str = ""
 
@@ -122,6 +129,12 @@ class PlayerSpec:
             if "sims" in o:
                 return MCTSAgent(simulations=int(o["sims"]), seed=seed)
             return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed)
+        if self.kind == "alphazero":
+            from agents.learn.alphazero_agent import AlphaZeroAgent
+
+            net = str(o["net"]) if "net" in o else None
+            time_limit = float(o["time"]) if "time" in o else None
+            return AlphaZeroAgent(net, simulations=int(o.get("sims", 200)), time_limit=time_limit, seed=seed)
         if self.kind == "classic":
             assert seat is not None
             player_class = load_classic_class(self.target, self.attribute or None)
@@ -162,9 +175,9 @@ def make_agent(spec: str, color: object = None, *, seed: int | None = None, defa
     return parse_spec(spec).build(color, seed=seed, default_time=default_time)
 
 
-def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
+def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | str]:
     allowed, bare = _OPTIONS[kind]
-    options: dict[str, float | int] = {}
+    options: dict[str, float | int | str] = {}
     if not rest:
         return options
     for item in rest.split(","):
@@ -180,20 +193,25 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
             raise SpecError(f"{text!r}: unknown option {key!r} for {kind} (known: {known})")
         if key in options:
             raise SpecError(f"{text!r}: option {key!r} given twice")
-        options[key] = _number(text, key, value)
+        if key in _TEXT_KEYS:
+            if not value:
+                raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}=path.pt")
+            options[key] = value
+        else:
+            options[key] = _number(text, key, value, zero_ok=key in _ZERO_KEYS or f"{kind}.{key}" in _ZERO_KEYS)
     if "time" in options and "sims" in options:
-        raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N, not both")
+        raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
     return options
 
 
-def _number(text: str, key: str, value: str) -> float | int:
+def _number(text: str, key: str, value: str, zero_ok: bool = False) -> float | int:
     try:
         number: float | int = int(value) if key in _INT_KEYS else float(value)
     except ValueError:
         kind = "an integer" if key in _INT_KEYS else "a number"
         raise SpecError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
-    if number < 0 or (key != "seed" and number == 0) or number != number:
-        raise SpecError(f"{text!r}: {key} must be {'>= 0' if key == 'seed' else '> 0'}, got {value!r}")
+    if number < 0 or (not zero_ok and number == 0) or number != number:
+        raise SpecError(f"{text!r}: {key} must be {'>= 0' if zero_ok else '> 0'}, got {value!r}")
     return number
 
 

@@ -1,0 +1,348 @@
+"""The AlphaZero loop: self-play with the PUCT search, a replay buffer, training,
+a checkpoint every iteration, evaluation, resumable after a kill.
+
+One iteration: the workers play ``games`` self-play games with the current
+network (each worker plays its games side by side so that one network call
+evaluates the leaves of all its trees), the samples go into the replay buffer,
+the network takes ``train_steps`` Adam steps on symmetric minibatches from it,
+and the result is saved as ``iter_NNNN.pt``. An optional ``evaluate`` hook
+(the CLI plays arena matches with it) scores the new checkpoint against the
+best one so far and the ladder; a checkpoint that beats the best by more than
+``promote`` becomes the best. ``progress.json`` holds the history; a run that
+was killed continues from its last checkpoint when started again on the same
+directory. ``strength.png`` plots the scores against training time.
+
+Optionally the run starts with a supervised warm start (``warm_start``
+positions labelled by alpha-beta, ``agents.learn.supervised``), as AlphaGo
+started from expert games; that is iteration 0.
+
+Workers are local processes (``backend="local"``) or Ray tasks
+(``backend="ray"``, on the cluster at ``address`` or a local Ray); both run
+``play_games`` with the same arguments, so the command scales out unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from agents.learn.network import NetConfig, NetworkEvaluator, PolicyValueNet, load_network, save_network
+from agents.learn.supervised import labelled_positions
+from agents.learn.training import ReplayBuffer, Samples, train_steps
+from agents.search.puct import PUCTConfig, PUCTTree, run_searches
+from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play
+
+EvaluateHook = Callable[[Path, Path | None, int], dict[str, list[float]]]
+"""``evaluate(checkpoint, best, iteration) -> {opponent: [score, low, high]}``:
+the new checkpoint's score against each opponent ("best" for the best
+checkpoint so far, None before there is one) with its 95 % interval."""
+
+
+@dataclass
+class AZConfig:
+    """Everything a run needs; saved in ``progress.json`` so a resumed run and its
+    record agree on what was done."""
+
+    iterations: int = 10
+    games: int = 32
+    simulations: int = 64
+    parallel_games: int = 16
+    leaves_per_tree: int = 8
+    dirichlet_alpha: float = 0.5
+    gumbel: bool = False
+    temperature_moves: int = 10
+    workers: int = 1
+    backend: str = "local"
+    address: str | None = None
+    train_steps: int = 200
+    minibatch: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    buffer: int = 100_000
+    channels: int = 32
+    blocks: int = 3
+    warm_start: int = 0
+    warm_depth: int = 6
+    warm_steps: int = 2000
+    promote: float = 0.55
+    device: str = "cpu"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
+        for name in ("games", "simulations", "parallel_games", "leaves_per_tree", "workers", "minibatch", "buffer"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        if self.iterations < 0 or self.train_steps < 0 or self.warm_start < 0:
+            raise ValueError("iterations, train_steps and warm_start must be >= 0")
+
+    def search_config(self) -> PUCTConfig:
+        """The self-play search."""
+        return PUCTConfig(
+            simulations=self.simulations,
+            batch_size=self.leaves_per_tree,
+            dirichlet_alpha=self.dirichlet_alpha,
+            gumbel=self.gumbel,
+        )
+
+
+# -- self-play ---------------------------------------------------------------------
+
+
+def play_games(
+    state_dict: dict[str, torch.Tensor], net_config: dict[str, int], config: dict[str, Any], games: int, seed: int
+) -> Samples:
+    """Play ``games`` self-play games (``config`` is an AZConfig as a dict) with the
+    network given by its weights; returns their samples. Runs in a worker: plain
+    data in, plain data out."""
+    torch.set_num_threads(1)
+    cfg = AZConfig(**config)
+    net = PolicyValueNet(NetConfig(**net_config))
+    net.load_state_dict(state_dict)
+    evaluator = NetworkEvaluator(net, cfg.device if cfg.backend == "local" else "cpu")
+    rng = np.random.default_rng(seed)
+    parts = []
+    for start in range(0, games, cfg.parallel_games):
+        parts.append(_play_side_by_side(min(cfg.parallel_games, games - start), cfg, evaluator, rng))
+    return Samples.concat(parts)
+
+
+@dataclass
+class _Game:
+    p: np.uint64 = INITIAL_BLACK
+    o: np.uint64 = INITIAL_WHITE
+    side: int = 1  # +1 when the mover is black
+    ply: int = 0
+    records: list[tuple[np.uint64, np.uint64, np.ndarray, int]] = field(default_factory=list)
+    over: bool = False
+
+
+def _play_side_by_side(n: int, cfg: AZConfig, evaluator: NetworkEvaluator, rng: np.random.Generator) -> Samples:
+    search = cfg.search_config()
+    games = [_Game() for _ in range(n)]
+    while True:
+        live = [g for g in games if not g.over]
+        if not live:
+            break
+        for g in live:
+            if legal_moves(g.p, g.o) == U0:  # forced pass: no decision, no sample
+                g.p, g.o, g.side = g.o, g.p, -g.side
+        trees = [PUCTTree(g.p, g.o, search, rng) for g in live]
+        run_searches(trees, evaluator)
+        for g, tree in zip(live, trees, strict=True):
+            result = tree.result()
+            g.records.append((g.p, g.o, result.policy, g.side))
+            if g.ply < cfg.temperature_moves and not cfg.gumbel:
+                action = int(rng.choice(65, p=result.visits / result.visits.sum()))
+            else:
+                action = result.action
+            g.p, g.o = (np.uint64(x) for x in play(g.p, g.o, np.int64(action)))
+            g.side, g.ply = -g.side, g.ply + 1
+            if legal_moves(g.p, g.o) == U0 and legal_moves(g.o, g.p) == U0:
+                g.over = True
+    return Samples.concat([_game_samples(g) for g in games])
+
+
+def _game_samples(game: _Game) -> Samples:
+    # At the end (p, o) is the final position; game.side says whose p is.
+    diff = int(game.p).bit_count() - int(game.o).bit_count()
+    black_result = float(np.sign(diff)) * game.side
+    n = len(game.records)
+    return Samples(
+        np.array([r[0] for r in game.records], dtype=np.uint64),
+        np.array([r[1] for r in game.records], dtype=np.uint64),
+        np.array([r[2] for r in game.records], dtype=np.float32).reshape(n, 65),
+        np.array([r[3] * black_result for r in game.records], dtype=np.float32),
+    )
+
+
+def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
+    state_dict = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+    net_config = asdict(net.config)
+    config = asdict(cfg)
+    shares = [cfg.games // cfg.workers + (1 if w < cfg.games % cfg.workers else 0) for w in range(cfg.workers)]
+    jobs = [
+        (state_dict, net_config, config, share, cfg.seed * 1_000_003 + iteration * 101 + w)
+        for w, share in enumerate(shares)
+        if share
+    ]
+    if cfg.backend == "ray":
+        import ray
+
+        if not ray.is_initialized():
+            ray.init(address=cfg.address, include_dashboard=False, ignore_reinit_error=True)
+        remote = ray.remote(num_cpus=1)(play_games)
+        return Samples.concat(ray.get([remote.remote(*job) for job in jobs]))
+    if cfg.workers == 1:
+        return play_games(*jobs[0])
+    with multiprocessing.get_context("spawn").Pool(cfg.workers) as pool:
+        return Samples.concat(pool.starmap(play_games, jobs))
+
+
+# -- the run -----------------------------------------------------------------------
+
+
+class Run:
+    """A training run in one directory: its config, network, optimizer, buffer and
+    history, created fresh or resumed from the files there."""
+
+    def __init__(self, directory: str | Path, config: AZConfig) -> None:
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.config = config
+        self.net = PolicyValueNet(NetConfig(config.channels, config.blocks)).to(config.device)
+        self.optimizer = self._optimizer()
+        self.buffer = ReplayBuffer(config.buffer)
+        self.iteration = -1
+        self.seconds = 0.0
+        self.samples_seen = 0
+        self.best = ""
+        self.history: list[dict[str, Any]] = []
+        if (self.dir / "progress.json").exists():
+            self._resume()
+
+    def _optimizer(self) -> torch.optim.Optimizer:
+        c = self.config
+        return torch.optim.AdamW(self.net.parameters(), lr=c.learning_rate, weight_decay=c.weight_decay)
+
+    def checkpoint(self, iteration: int) -> Path:
+        """The path of an iteration's network."""
+        return self.dir / f"iter_{iteration:04d}.pt"
+
+    def _resume(self) -> None:
+        progress = json.loads((self.dir / "progress.json").read_text())
+        self.iteration = int(progress["iteration"])
+        self.seconds = float(progress["seconds"])
+        self.samples_seen = int(progress["samples"])
+        self.best = str(progress["best"])
+        self.history = list(progress["history"])
+        net, _ = load_network(self.checkpoint(self.iteration), self.config.device)
+        if net.config != self.net.config:
+            raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")
+        self.net = net
+        self.optimizer = self._optimizer()
+        optimizer_file = self.dir / "optimizer.pt"
+        if optimizer_file.exists():
+            self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+        if (self.dir / "replay.npz").exists():
+            self.buffer.load(self.dir / "replay.npz")
+
+    def _save(self, iteration: int, losses: tuple[float, float], scores: dict[str, list[float]]) -> None:
+        self.iteration = iteration
+        info = {"iteration": iteration, "seconds": round(self.seconds, 1), "samples": self.samples_seen}
+        save_network(self.checkpoint(iteration), self.net, info)
+        torch.save(self.optimizer.state_dict(), self.dir / "optimizer.tmp")
+        (self.dir / "optimizer.tmp").replace(self.dir / "optimizer.pt")
+        self.buffer.save(self.dir / "replay.npz")
+        self.history.append(
+            {"iteration": iteration, **info, "policy_loss": losses[0], "value_loss": losses[1], "scores": scores}
+        )
+        progress = {
+            "iteration": iteration,
+            "seconds": self.seconds,
+            "samples": self.samples_seen,
+            "best": self.best,
+            "config": asdict(self.config),
+            "history": self.history,
+        }
+        tmp = self.dir / "progress.json.tmp"
+        tmp.write_text(json.dumps(progress, indent=1))
+        tmp.replace(self.dir / "progress.json")
+
+    def _train(self, data: Samples, steps: int, label: str, seed: int) -> tuple[float, float]:
+        rng = np.random.default_rng(seed)
+        with tqdm(total=steps, desc=label, unit="step", leave=False) as bar:
+            return train_steps(
+                self.net, self.optimizer, data, steps, self.config.minibatch, rng, self.config.device, bar.update
+            )
+
+    def warm_start(self) -> None:
+        """Iteration 0: alpha-beta-labelled positions, then supervised steps."""
+        c = self.config
+        start = time.monotonic()
+        with tqdm(total=c.warm_start, desc="labelling positions", unit="pos") as bar:
+            data = labelled_positions(c.warm_start, c.warm_depth, seed=c.seed, progress=bar.update)
+        self.buffer.add(data)
+        self.samples_seen += len(data)
+        losses = self._train(data, c.warm_steps, "warm start", c.seed)
+        self.seconds += time.monotonic() - start
+        self.best = self.checkpoint(0).name
+        self._save(0, losses, {})
+
+    def iterate(self, iteration: int, evaluate: EvaluateHook | None) -> dict[str, Any]:
+        """One self-play, training and evaluation iteration; returns its record."""
+        c = self.config
+        start = time.monotonic()
+        samples = _self_play(self.net, c, iteration)
+        self.buffer.add(samples)
+        self.samples_seen += len(samples)
+        losses = self._train(self.buffer.data, c.train_steps, f"training {iteration}", c.seed + iteration)
+        self.seconds += time.monotonic() - start
+        previous_best = self.dir / self.best if self.best else None
+        self._save(iteration, losses, {})
+        scores: dict[str, list[float]] = {}
+        if evaluate is not None:
+            scores = evaluate(self.checkpoint(iteration), previous_best, iteration)
+        best_score = scores.get("best", [1.0])[0] if previous_best is not None else 1.0
+        if best_score > c.promote or not self.best:
+            self.best = self.checkpoint(iteration).name
+        self.history.pop()
+        self._save(iteration, losses, scores)
+        plot_strength(self.history, self.dir / "strength.png")
+        return self.history[-1]
+
+
+def train(
+    directory: str | Path, config: AZConfig, evaluate: EvaluateHook | None = None, log: Callable[[str], None] = print
+) -> Run:
+    """Run (or resume) the loop in ``directory`` up to ``config.iterations``."""
+    torch.manual_seed(config.seed)
+    run = Run(directory, config)
+    if run.iteration < 0 and config.warm_start:
+        run.warm_start()
+        log(f"warm start: {run.samples_seen} positions, {run.seconds:.0f} s -> {run.checkpoint(0).name}")
+    elif run.iteration >= 0:
+        log(f"resuming {run.dir} after iteration {run.iteration} ({run.seconds:.0f} s of training so far)")
+    for iteration in range(max(run.iteration + 1, 1), config.iterations + 1):
+        record = run.iterate(iteration, evaluate)
+        shown = ", ".join(f"{k} {v[0]:.2f} [{v[1]:.2f}, {v[2]:.2f}]" for k, v in record["scores"].items())
+        log(
+            f"iteration {iteration}: {record['samples']} samples, losses {record['policy_loss']:.3f} / "
+            f"{record['value_loss']:.3f}, {record['seconds']:.0f} s{'; ' + shown if shown else ''}; best {run.best}"
+        )
+    return run
+
+
+def plot_strength(history: list[dict[str, Any]], path: Path) -> None:
+    """Score (with 95 % intervals) against each opponent over training time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    opponents = sorted({k for h in history for k in h["scores"]})
+    if not opponents:
+        return
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name in opponents:
+        pts = [(h["seconds"] / 60, *h["scores"][name]) for h in history if name in h["scores"]]
+        x, y, lo, hi = (np.array(v) for v in zip(*pts, strict=True))
+        ax.errorbar(x, y, yerr=[y - lo, hi - y], marker="o", capsize=3, label=f"vs {name}")
+    ax.set_xlabel("training time (minutes)")
+    ax.set_ylabel("score (95 % interval)")
+    ax.set_ylim(0, 1)
+    ax.axhline(0.5, color="grey", lw=0.5)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

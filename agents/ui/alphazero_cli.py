@@ -1,0 +1,117 @@
+"""The ``reversi train-az`` subcommand: the AlphaZero loop (``agents.learn.alphazero``)
+with each checkpoint rated in arena matches.
+
+    reversi train-az --out runs/az --warm-start 100000 --iterations 0      supervised warm start only
+    reversi train-az --out runs/az --iterations 20                         self-play (resumes runs/az)
+    reversi train-az --out runs/az --backend ray --address auto --workers 8
+
+Every iteration the new checkpoint plays ``--eval-games`` games (random 2-ply
+openings, colours swapped) against the best checkpoint so far and against each
+``--eval-against`` spec; scores with 95 % intervals go to progress.json and the
+plot strength.png in the run directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from agents.ui.options import player_spec, positive_int
+
+TRAIN_EPILOG = """\
+Run the same command again after a kill or Ctrl-C: it resumes from the last
+checkpoint in --out (raise --iterations to train further). The shipped network
+and the command that made it are described in docs/alphazero.md.
+"""
+
+
+def register(sub: Any) -> None:
+    """Add the ``train-az`` subcommand to an argparse subparsers object."""
+    p = sub.add_parser(
+        "train-az",
+        help="train a policy-value network by AlphaZero self-play (PUCT search), locally or on Ray",
+        description="AlphaZero: self-play with a network-guided search, training, a checkpoint every iteration.",
+        epilog=TRAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="run directory (created, or resumed if it holds a run)")
+    p.add_argument("--iterations", type=int, default=10, help="train up to this iteration (default 10)")
+    p.add_argument("--games", type=positive_int, default=32, help="self-play games an iteration (default 32)")
+    p.add_argument("--simulations", type=positive_int, default=64, help="search simulations a move (default 64)")
+    p.add_argument("--parallel-games", type=positive_int, default=16, help="games a worker plays side by side")
+    p.add_argument("--gumbel", action="store_true", help="Gumbel root selection in self-play (small budgets)")
+    p.add_argument("--workers", type=positive_int, default=1, help="self-play workers (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="worker processes or Ray tasks")
+    p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
+    p.add_argument("--train-steps", type=int, default=200, help="training steps an iteration (default 200)")
+    p.add_argument("--buffer", type=positive_int, default=100_000, help="replay buffer size in positions")
+    p.add_argument("--channels", type=positive_int, default=32, help="residual tower width (default 32)")
+    p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
+    p.add_argument("--warm-start", type=int, default=0, metavar="N", help="first learn N alpha-beta-labelled positions")
+    p.add_argument("--warm-depth", type=positive_int, default=6, help="alpha-beta depth of the labels (default 6)")
+    p.add_argument("--warm-steps", type=int, default=2000, help="training steps on the warm-start data")
+    p.add_argument("--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation")
+    p.add_argument("--eval-sims", type=int, default=0, help="simulations a move in evaluation (0 = raw policy)")
+    p.add_argument(
+        "--eval-against", type=player_spec, nargs="*", default=["greedy"], metavar="SPEC", help="ladder opponents"
+    )
+    p.add_argument("--device", default="cpu", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
+    p.set_defaults(func=run_train_az)
+
+
+def run_train_az(args: argparse.Namespace) -> int:
+    """The ``train-az`` command; returns the exit status."""
+    import torch
+
+    from agents.learn.alphazero import AZConfig, train
+
+    if args.eval_games < 0 or args.eval_games % 2:
+        print("reversi train-az: --eval-games must be an even number >= 0", file=sys.stderr)
+        return 2
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        print(f"reversi train-az: --device {args.device}: no CUDA GPU here", file=sys.stderr)
+        return 2
+    torch.set_num_threads(1)
+    known = {f.name for f in fields(AZConfig)}
+    values = {k: v for k, v in vars(args).items() if k in known and v is not None}
+    try:
+        config = AZConfig(**values)
+        evaluate = _arena_evaluation(args) if args.eval_games else None
+        train(args.out, config, evaluate)
+    except (ValueError, OSError) as e:
+        print(f"reversi train-az: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"\nstopped; run the same command to resume from {args.out}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _arena_evaluation(args: argparse.Namespace) -> Any:
+    """The evaluation hook: arena matches of the new checkpoint, one per opponent."""
+    from agents.arena.tournament import Tournament, run_tournament
+
+    def net_spec(path: Path) -> str:
+        return f"alphazero:net={path},sims={args.eval_sims}"
+
+    def evaluate(checkpoint: Path, best: Path | None, iteration: int) -> dict[str, list[float]]:
+        opponents = {"best": net_spec(best)} if best is not None else {}
+        opponents.update({spec: spec for spec in args.eval_against})
+        scores = {}
+        me = net_spec(checkpoint)
+        for name, spec in opponents.items():
+            tournament = Tournament.create(
+                [me, spec], games=args.eval_games, opening_plies=2, seed=args.seed * 1000 + iteration
+            )
+            slug = name.replace(":", "_").replace("/", "_")
+            out = Path(args.out) / f"eval_{iteration:04d}_{slug}.jsonl"
+            out.unlink(missing_ok=True)
+            stats = run_tournament(tournament, out, jobs=1).by_name(me)
+            scores[name] = [stats.score, *stats.score_interval]
+        return scores
+
+    return evaluate

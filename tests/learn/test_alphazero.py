@@ -1,0 +1,106 @@
+"""The AlphaZero loop: self-play samples are consistent, checkpoints resume
+after a stop, the Ray backend runs the same loop, and the command line works."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from conftest import run_example
+
+from agents.learn.alphazero import AZConfig, play_games, train
+from agents.learn.network import NetConfig, PolicyValueNet, load_network
+from agents.ui.cli import main
+from reversi_env import GameState
+
+# One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
+torch.set_num_threads(1)
+
+TINY = {
+    "games": 2,
+    "simulations": 8,
+    "parallel_games": 2,
+    "train_steps": 3,
+    "minibatch": 32,
+    "channels": 8,
+    "blocks": 1,
+    "warm_start": 200,
+    "warm_depth": 2,
+    "warm_steps": 2,
+}
+
+
+def test_self_play_samples_are_legal_positions_with_outcomes() -> None:
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(8, 1))
+    samples = play_games(net.state_dict(), {"channels": 8, "blocks": 1}, {**TINY, "gumbel": True}, 2, seed=0)
+    assert len(samples) >= 2 * 30  # two whole games, at least 30 decisions each
+    assert set(np.unique(samples.value)) <= {-1.0, 0.0, 1.0}
+    for p, o, policy in zip(samples.mover[:40], samples.opponent[:40], samples.policy[:40], strict=True):
+        state = GameState.from_kernel(p, o, 0)
+        assert policy.sum() == pytest.approx(1.0, abs=1e-5)
+        assert set(np.flatnonzero(policy)) <= set(state.legal_actions())
+    # The first position of a game is the start, black to move.
+    assert samples.mover[0] == GameState.initial().kernel_boards()[0]
+
+
+def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
+    logs: list[str] = []
+    run = train(tmp_path, AZConfig(iterations=1, **TINY), log=logs.append)
+    assert run.iteration == 1 and (tmp_path / "iter_0000.pt").exists() and (tmp_path / "iter_0001.pt").exists()
+    seen, seconds = run.samples_seen, run.seconds
+    weights = {k: v.clone() for k, v in run.net.state_dict().items()}
+
+    # A new process would find the same files: the resumed run continues from them.
+    again = train(tmp_path, AZConfig(iterations=2, **TINY), log=logs.append)
+    assert any("resuming" in line for line in logs)
+    assert [h["iteration"] for h in again.history] == [0, 1, 2]
+    assert again.samples_seen > seen and again.seconds > seconds
+    assert len(again.buffer) == again.samples_seen  # the buffer came back from replay.npz
+    saved, info = load_network(tmp_path / "iter_0001.pt")
+    for k, v in saved.state_dict().items():
+        torch.testing.assert_close(v, weights[k])
+    assert info["iteration"] == 1
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert progress["iteration"] == 2 and progress["best"].startswith("iter_")
+
+    # Asking for a different network in the same directory is refused with a clear message.
+    with pytest.raises(ValueError, match="saved network"):
+        train(tmp_path, AZConfig(iterations=3, **{**TINY, "channels": 16}), log=logs.append)
+
+
+def test_ray_backend_runs_the_loop_on_a_real_local_ray(tmp_path: Path) -> None:
+    import ray
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        run = train(tmp_path, AZConfig(iterations=1, backend="ray", **{**TINY, "warm_start": 0}), log=lambda _: None)
+    finally:
+        ray.shutdown()
+    assert run.iteration == 1 and run.samples_seen >= 60
+
+
+def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    args = ["train-az", "--out", str(out), "--iterations", "1", "--games", "2", "--simulations", "8"]
+    args += ["--train-steps", "2", "--channels", "8", "--blocks", "1", "--warm-start", "100", "--warm-depth", "2"]
+    args += ["--warm-steps", "2", "--eval-games", "2", "--eval-against", "random"]
+    assert main(args) == 0
+    history = json.loads((out / "progress.json").read_text())["history"]
+    score, low, high = history[-1]["scores"]["random"]
+    assert 0 <= low <= score <= high <= 1
+    assert "best" in history[-1]["scores"]
+    assert (out / "strength.png").stat().st_size > 0
+    assert "iteration 1" in capsys.readouterr().out
+    assert main(["train-az", "--out", str(out), "--eval-games", "3"]) == 2
+    assert "--eval-games" in capsys.readouterr().err
+
+
+def test_the_example_runs_its_loop(tmp_path: Path) -> None:
+    args = ("--iterations", "2", "--games", "2", "--simulations", "8", "--steps", "3")
+    out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
+    assert "iteration 2:" in out and "raw policy vs greedy" in out
+    assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()

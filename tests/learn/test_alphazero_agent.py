@@ -1,0 +1,83 @@
+"""The ``alphazero`` player: the shipped network plays whole legal games through
+the spec strings, with search or by its raw policy, and torch stays unloaded
+for every other player."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from conftest import REPO_ROOT
+
+from agents.learn.alphazero_agent import AlphaZeroAgent
+from agents.learn.network import SHIPPED_NETWORK, NetConfig, PolicyValueNet, load_network, save_network
+from agents.play.match import play_game
+from agents.play.specs import SpecError, make_agent
+from reversi_env import GameState
+
+# One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
+torch.set_num_threads(1)
+
+
+def replay(moves: list[str]) -> GameState:
+    state = GameState.initial()
+    for move in moves:
+        state = state.apply(move)  # checked: raises on an illegal move
+    return state
+
+
+@pytest.mark.parametrize("spec", ["alphazero:sims=0", "alphazero:sims=24,seed=1", "alphazero:time=0.02"])
+def test_the_shipped_network_plays_full_legal_games(spec: str) -> None:
+    for black, white in ((spec, "random:seed=3"), ("greedy", spec)):
+        result = play_game(black, white, time_limit=None)
+        assert result.reason == "end"
+        assert replay(result.moves).is_terminal()
+
+
+def test_another_network_by_path(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    path = tmp_path / "tiny.pt"
+    save_network(path, PolicyValueNet(NetConfig(8, 1)))
+    agent = make_agent(f"alphazero:net={path},sims=8")
+    assert isinstance(agent, AlphaZeroAgent) and agent.evaluator.net.config == NetConfig(8, 1)
+    result = play_game(agent, "alphazero:sims=0", time_limit=None)
+    assert result.reason == "end" and replay(result.moves).is_terminal()
+
+
+def test_the_raw_policy_plays_the_networks_favourite_move() -> None:
+    net, _ = load_network(SHIPPED_NETWORK)
+    agent = AlphaZeroAgent(simulations=0)
+    state = GameState.initial().apply("D3")
+    action = agent.act({"observation": state.planes(state.player), "action_mask": state.legal_mask()})
+    mover, opponent = state.kernel_boards()
+    priors, _ = agent.evaluator.evaluate(np.array([mover]), np.array([opponent]))
+    assert action == int(priors[0].argmax())
+    assert net.config == agent.evaluator.net.config
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("alphazero:sims=-1", ">= 0"),
+        ("alphazero:sims=0,time=1", "one budget"),
+        ("alphazero:net=", "needs a value"),
+        ("alphazero:depth=3", "unknown option"),
+        ("alphazero:net=/no/such/net.pt", "no such network"),
+    ],
+)
+def test_bad_alphazero_specs_are_clear_errors(spec: str, needle: str) -> None:
+    with pytest.raises(SpecError, match=needle):
+        make_agent(spec)
+
+
+def test_other_players_do_not_import_torch() -> None:
+    code = (
+        "import sys; from agents.ui.cli import build_parser; from agents.play.specs import make_agent; "
+        "build_parser(); make_agent('greedy'); make_agent('mcts:sims=10'); print('torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
