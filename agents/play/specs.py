@@ -55,6 +55,8 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "mcts": (("time", "sims", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims")
+_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "time": 1e6}
+"""The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 
 
 class SpecError(ValueError):
@@ -194,6 +196,8 @@ def _number(text: str, key: str, value: str) -> float | int:
         raise SpecError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
     if number < 0 or (key != "seed" and number == 0) or number != number:
         raise SpecError(f"{text!r}: {key} must be {'>= 0' if key == 'seed' else '> 0'}, got {value!r}")
+    if number > _MAXIMA.get(key, float("inf")):
+        raise SpecError(f"{text!r}: {key} must be at most {_MAXIMA[key]:g}, got {value!r}")
     return number
 
 
