@@ -18,7 +18,9 @@ print, and even read input):
 - parent -> child: ``{"reset": 1}`` (a new game) or ``{"act": [planes, mask]}``
   (the observation as hex bytes: the player gets exactly what an in-process one
   would);
-- child -> parent: ``{"ok": 1}``, ``{"move": action}``, or a verdict the parent
+- child -> parent: ``{"ok": 1}``, ``{"move": answer}`` (the player's answer as
+  it is when it is a number, a string or None, so the parent judges it exactly
+  as an in-process answer; anything else converted to an action), or a verdict the parent
   raises again: ``{"invalid": text}`` (InvalidMoveError, a malformed move),
   ``{"quit": text}`` (QuitGame), ``{"tamper": text}`` (TamperedBoard),
   ``{"error": traceback}`` (anything else the player raised).
@@ -93,6 +95,17 @@ def safe_repr(value: object, limit: int = 200) -> str:
     except BaseException as e:  # a player's object may raise anything from __repr__
         text = f"<{type(value).__name__} whose repr raised {type(e).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def read_answer(value: object) -> int:
+    """The action a player's answer names (``to_action``); InvalidMoveError for
+    anything else, even an object whose repr, int() or comparisons raise."""
+    try:
+        return to_action(value)
+    except InvalidMoveError:
+        raise
+    except Exception as e:  # the answer's own methods raised while being read
+        raise InvalidMoveError(f"{safe_repr(value)} is not a move ({type(e).__name__} reading it)") from None
 
 
 def build_player(
@@ -191,6 +204,11 @@ class IsolatedPlayer:
             self._stop()
 
     @property
+    def pid(self) -> int | None:
+        """The child's process id (None when it is stopped)."""
+        return None if self._proc is None else self._proc.pid
+
+    @property
     def alive(self) -> bool:
         """Whether the child process is running."""
         return self._proc is not None and self._proc.poll() is None
@@ -277,13 +295,13 @@ class IsolatedPlayer:
         planes = np.ascontiguousarray(observation["observation"], dtype=np.int8)
         mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
         self._send({"act": [planes.tobytes().hex(), mask.tobytes().hex()]})
-        action = self._verdict(self._receive(deadline, "to move"))
-        assert action is not None
-        return action
+        # The answer as the player gave it (an int, a name, None...): play_game checks it.
+        answer: int = self._verdict(self._receive(deadline, "to move"))
+        return answer
 
-    def _verdict(self, message: dict[str, Any]) -> int | None:
+    def _verdict(self, message: dict[str, Any]) -> Any:
         if "move" in message:
-            return int(message["move"])
+            return message["move"]
         if "ok" in message:
             return None
         for key, signal_type in (("invalid", InvalidMoveError), ("quit", QuitGame), ("tamper", TamperedBoard)):
@@ -319,10 +337,12 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
         return {"invalid": bounded(str(e))}
     except BaseException:  # a player's sys.exit() or anything else is its error
         return {"error": bounded(traceback.format_exc())}
+    if value is None or (type(value) in (int, float, bool, str) and len(str(value)) <= 100):
+        return {"move": value}  # sent as it is: the parent reads it as it would an in-process answer
     try:
-        return {"move": to_action(value)}
-    except ValueError as e:
-        return {"invalid": f"{safe_repr(value)}: {bounded(str(e).splitlines()[0], 300)}"}
+        return {"move": read_answer(value)}
+    except InvalidMoveError as e:
+        return {"invalid": bounded(str(e), 300)}
 
 
 def serve(config: dict[str, Any], requests: Any, replies: Any) -> int:

@@ -45,7 +45,7 @@ from typing import Any
 
 from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
 from agents.play.adapters import adapt
-from agents.play.isolation import bounded, build_player, safe_repr
+from agents.play.isolation import bounded, build_player, read_answer, safe_repr
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
@@ -515,7 +515,7 @@ def _play(
                     try:
                         if out.error is not None:
                             raise out.error
-                        action = to_action(out.value)
+                        action = read_answer(out.value)
                         if not state.is_legal(action):
                             state.apply(action)  # raises IllegalMoveError with the board
                         break
