@@ -45,6 +45,7 @@ from typing import Any
 
 from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
 from agents.play.adapters import adapt
+from agents.play.datafiles import load_json
 from agents.play.isolation import bounded, build_player, read_answer, safe_repr
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action
@@ -257,8 +258,8 @@ class GameResult:
     def from_json(cls, text: str) -> GameResult:
         """The inverse of ``to_json``."""
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
+            data = load_json(text)
+        except ValueError as e:
             raise ValueError(f"not a JSON game result: {e}") from e
         return cls.from_dict(data)
 

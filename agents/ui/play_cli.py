@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.play.atomic import write_text_atomic
+from agents.play.datafiles import write_text_atomic
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.specs import SPEC_HELP, SpecError

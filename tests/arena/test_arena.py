@@ -27,7 +27,7 @@ from agents.arena.tournament import (
 )
 from agents.play.match import GameResult
 from agents.ui.arena_cli import compact_table, register
-from agents.ui.arena_cli import main as cli_main
+from agents.ui.cli import main as cli_main
 from reversi_env import GameState, IllegalMoveError, InvalidMoveError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -250,7 +250,7 @@ def test_bad_line_in_the_middle_is_an_error_and_duplicates_count_once(tmp_path: 
 
 
 def arena_command(out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "agents.ui.arena_cli", "arena", *extra, "--out", str(out), "--no-progress"]
+    return [sys.executable, "-m", "agents", "arena", *extra, "--out", str(out), "--no-progress"]
 
 
 def test_resume_after_sigkill_plays_exactly_the_scheduled_games(tmp_path: Path) -> None:
