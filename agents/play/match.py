@@ -281,9 +281,10 @@ def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
     try:
         value = fn(*args)
     except BaseException as e:
-        # Ctrl-C reaches only the main thread, and there it stops the game; a
-        # player's own sys.exit() is just its error.
-        if isinstance(e, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+        # Ctrl-C (and any other signal turned into an exception) reaches only
+        # the main thread, and there it stops the game; a player's own
+        # sys.exit() is just its error.
+        if not isinstance(e, (Exception, SystemExit)) and threading.current_thread() is threading.main_thread():
             raise
         return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
     return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
