@@ -15,9 +15,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import arena_cli, play_cli
+from agents.ui import arena_cli, engine_cli, play_cli
 
-COMMAND_MODULES = (play_cli, arena_cli)
+COMMAND_MODULES = (play_cli, arena_cli, engine_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:
