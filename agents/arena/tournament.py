@@ -713,7 +713,7 @@ def _run_pool(
                     w.conn.send((w.game, *job))
             busy = {w.conn: w for w in workers if w.game is not None}
             for conn in wait(list(busy)):
-                w = busy[conn]  # type: ignore[index]
+                w = busy[conn]
                 game, fresh = w.game, False
                 assert game is not None
                 try:

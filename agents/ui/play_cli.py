@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.play.datafiles import write_text_atomic
 from agents.play.isolation import PlayerStartError, build_player
-from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.specs import SPEC_HELP, SpecError
 from agents.ui.options import player_spec, positive_float, positive_int, seed_int, time_limit
 from reversi_env.notation import action_name
@@ -90,7 +90,7 @@ def _finish(result: GameResult, save: str | None) -> int:
     """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
     print(f"Game over: {result.summary()}")
-    if result.reason in ("timeout", "illegal", "error") and result.details:
+    if result.reason in LOSING_REASONS and result.details:
         print(result.details)
     print(f"transcript: {result.transcript}")
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
