@@ -549,7 +549,8 @@ def run_tournament(
 
     ``out`` must not hold games already unless ``resume`` is set, and then it
     must hold this same tournament, or one this one extends (see ``extends``). ``backend`` is "local" (``jobs`` worker
-    processes, default the number of cores; 1 plays in this process) or "ray"
+    processes, default the number of cores; 1 without a time limit plays in this
+    process) or "ray"
     (tasks on the cluster at ``address``, or on a local instance started with
     ``jobs`` CPUs; an already initialised Ray is used as it is).
     """
@@ -585,7 +586,8 @@ def run_tournament(
         if todo:
             if backend == "ray":
                 _run_ray(todo, tournament, jobs, address, record)
-            elif jobs == 1:
+            elif jobs == 1 and tournament.time_limit is None:
+                # Nothing can time out, so nothing can be left running: play right here.
                 for game in todo:
                     record(play_scheduled(game, tournament.time_limit, tournament.max_illegal))
             else:

@@ -175,6 +175,7 @@ class IsolatedPlayer:
         try:
             self._proc = processes.popen(
                 [sys.executable, "-c", _CHILD, json.dumps(config)],
+                ours=True,
                 pass_fds=(to_child_r, from_child_w),
                 env=env,
             )

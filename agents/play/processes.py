@@ -57,11 +57,17 @@ def _child_setup() -> None:
     die_with_parent()
 
 
-def popen(args: list[str], **kwargs: Any) -> subprocess.Popen[Any]:
+def popen(args: list[str], *, ours: bool = False, **kwargs: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(args, **kwargs)`` for a child that dies with us and
-    can be stopped as a group (see the module docstring)."""
+    can be stopped as a group (see the module docstring). A child running
+    ``ours`` (our own Python code) asks for its parent-death signal itself
+    (``die_with_parent``), so no Python runs between fork and exec; another
+    program gets it from a ``preexec_fn``."""
     if os.name == "posix":
-        kwargs["preexec_fn"] = _child_setup
+        if ours:
+            kwargs["process_group"] = 0
+        else:
+            kwargs["preexec_fn"] = _child_setup
     return subprocess.Popen(args, **kwargs)
 
 
