@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
 from agents.play.isolation import read_answer, safe_repr
@@ -25,8 +26,15 @@ from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
 
-VERSION = "1"
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
+
+
+def _version() -> str:
+    """This package's version, as installed."""
+    try:
+        return version("reversi-env")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 class GTPError(Exception):
@@ -47,7 +55,7 @@ class GTPServer:
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: "2",
             "name": lambda a: f"reversi-env {self.spec.text}",
-            "version": lambda a: VERSION,
+            "version": lambda a: _version(),
             "known_command": lambda a: "true" if a and a[0] in self.commands else "false",
             "list_commands": lambda a: "\n".join(self.commands),
             "boardsize": self._boardsize,

@@ -51,7 +51,6 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {text!r}")
         return value
 
-    parse.__name__ = f"whole number {low}-{high}"
     return parse
 
 

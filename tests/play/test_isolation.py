@@ -96,12 +96,14 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 
 def gone(pid: int, within: float = 2.0) -> bool:
-    """True once no process ``pid`` exists (reaped or never a zombie of ours for long)."""
+    """True once process ``pid`` has ended (gone, or a zombie waiting for whoever reaps it)."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return True
+        if stat.rsplit(")", 1)[1].split()[0] in ("Z", "X"):
             return True
         time.sleep(0.02)
     return False
@@ -122,6 +124,28 @@ def test_a_player_holding_the_gil_in_c_loses_on_time_and_its_process_is_killed(t
         assert not hog.alive
     finally:
         hog.close()
+
+
+def test_what_a_late_player_started_is_stopped_with_it(tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    spawner = write(
+        tmp_path,
+        "spawner.py",
+        f"""
+        import subprocess, time
+
+        class Spawner:
+            name = "spawner"
+
+            def act(self, observation):
+                child = subprocess.Popen(["sleep", "600"])
+                open({str(pidfile)!r}, "w").write(str(child.pid))
+                time.sleep(600)
+        """,
+    )
+    result = play_game(f"python:{spawner}:Spawner", "random", time_limit=1.0)
+    assert (result.reason, result.loser) == ("timeout", "black")
+    assert gone(int(pidfile.read_text()))
 
 
 def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> None:
