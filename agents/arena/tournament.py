@@ -712,7 +712,8 @@ def _run_pool(
                 if w.game is None and queue:
                     w.game = queue.popleft()
                     attempts[w.game.game_id] += 1
-                    w.conn.send((w.game, *job))
+                    with contextlib.suppress(OSError):  # a dead worker shows as EOF below
+                        w.conn.send((w.game, *job))
             busy = {w.conn: w for w in workers if w.game is not None}
             for conn in wait(list(busy)):
                 w = busy[conn]
