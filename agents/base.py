@@ -37,6 +37,32 @@ class QuitGame(Exception):  # noqa: N818 - a signal, not an error: "raise QuitGa
     """
 
 
+class TamperedBoard(Exception):  # noqa: N818 - a verdict raised by a player's adapter, like QuitGame
+    """Raised from ``act`` when a player changed the real board it was given
+    (the classic course rule): ``play_game`` records the game as lost by that
+    player, reason "tamper". The message says what changed."""
+
+
+class MoveTimeout(Exception):  # noqa: N818 - a verdict: the move came too late
+    """Raised by ``act_timed`` when the move did not come within the time given;
+    the player (its process) has been stopped by then. ``play_game`` records a
+    loss on time ("timeout")."""
+
+
+@runtime_checkable
+class TimedAgent(Agent, Protocol):
+    """An agent that keeps its own clock: ``act_timed(observation, timeout)``
+    returns within ``timeout`` seconds (None: no limit) or raises MoveTimeout.
+
+    Out-of-process players (``agents.play.isolation``, GTP engines) and the
+    terminal human are timed agents: ``play_game`` calls them in its own thread
+    and relies on them to stop, instead of abandoning a thread."""
+
+    def act_timed(self, observation: Observation, timeout: float | None) -> int:
+        """The action to play, within ``timeout`` seconds."""
+        ...
+
+
 def reset_agent(agent: object) -> None:
     """Call ``agent.reset()`` if it has one: agents may keep per-game state."""
     reset = getattr(agent, "reset", None)

@@ -5,7 +5,13 @@ apply, no checks, no threads). ``play_game`` adds the legality check, the
 record, forced passes and, with a time limit, a worker thread per player. Both
 play random against random (the cheapest agents, so the overhead shows most).
 
-    python benchmarks/bench_match.py [--games 200] [--rounds 3]
+The second table is the process boundary: the same random agent asked for a
+move in this process (``act``) and in a child process (``IsolatedPlayer``, as
+``python:`` and ``classic:`` players run under a time limit), and whole games
+with both players isolated against the same games in process. The cost per move
+is the difference per call (goal: <= 1 ms).
+
+    python benchmarks/bench_match.py [--games 200] [--rounds 3] [--calls 2000]
 
 Rates are games per second of wall time, best of the interleaved rounds.
 """
@@ -16,6 +22,7 @@ import argparse
 import time
 from collections.abc import Callable
 
+from agents.play.isolation import IsolatedPlayer
 from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
 from reversi_env.observation import observe
@@ -46,7 +53,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--calls", type=int, default=2000)
     args = parser.parse_args()
+    rules(args)
+    boundary(args)
+
+
+def rules(args: argparse.Namespace) -> None:
+    """play_game against the bare loop."""
 
     cases: dict[str, Callable[[RandomAgent, RandomAgent], object]] = {
         "bare loop (anchor)": bare_game,
@@ -63,6 +77,52 @@ def main() -> None:
     print(f"{'case':32s} {'games/s':>9s} {'ratio to anchor':>16s}")
     for name, value in best.items():
         print(f"{name:32s} {value:9.1f} {value / anchor:15.2f}x")
+
+
+def per_call(act: Callable[[], object], calls: int) -> float:
+    """Seconds per call of ``act``."""
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        act()
+    return (time.perf_counter() - t0) / calls
+
+
+def boundary(args: argparse.Namespace) -> None:
+    """The process boundary: one move in process against one move in a child process."""
+    spec = "python:agents.search.ladder:RandomAgent"
+    observation = observe(GameState.initial(), 0)
+    local = RandomAgent(seed=1)
+    isolated = IsolatedPlayer(spec, 0, timeout=60.0)
+    pair = (IsolatedPlayer(spec, 0, timeout=60.0), IsolatedPlayer(spec, 1, timeout=60.0))
+    try:
+        for player in (isolated, *pair):
+            player.wait_ready()
+        best_local = best_isolated = float("inf")
+        best_games_local = best_games_isolated = float("inf")
+        games = max(1, args.games // 10)
+        for _ in range(args.rounds):
+            best_local = min(best_local, per_call(lambda: local.act(observation), args.calls))
+            best_isolated = min(best_isolated, per_call(lambda: isolated.act_timed(observation, 60.0), args.calls))
+            best_games_local = min(best_games_local, per_move_in_games(RandomAgent(1), RandomAgent(2), games))
+            best_games_isolated = min(best_games_isolated, per_move_in_games(*pair, games))
+    finally:
+        for player in (isolated, *pair):
+            player.close()
+    print()
+    print(f"the process boundary: random agent, {args.calls} calls / {games} games x {args.rounds} rounds, best round")
+    print(f"{'case':44s} {'in process':>11s} {'isolated':>11s} {'ratio':>7s} {'boundary':>9s}")
+    for name, a, b in (
+        ("one move (act / act_timed)", best_local, best_isolated),
+        ("a move within play_game, time_limit=60", best_games_local, best_games_isolated),
+    ):
+        print(f"{name:44s} {a * 1e3:8.3f} ms {b * 1e3:8.3f} ms {b / a:6.1f}x {(b - a) * 1e3:6.3f} ms")
+
+
+def per_move_in_games(black: object, white: object, games: int) -> float:
+    """Seconds per ply over ``games`` games under a 60 s limit."""
+    t0 = time.perf_counter()
+    plies = sum(len(play_game(black, white, time_limit=60.0).moves) for _ in range(games))
+    return (time.perf_counter() - t0) / plies
 
 
 if __name__ == "__main__":

@@ -192,6 +192,15 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         self._raw = env.unwrapped
         super().__init__(env)
 
+    def step(self, action: Any) -> None:
+        """PettingZoo's step; a numpy integer of any width counts as its value
+        (``np.uint64(19)`` is 19), and a bool is refused by name (InvalidMoveError)."""
+        if isinstance(action, (bool, np.bool_)):
+            as_action(action)  # raises, saying an action is an integer and not a bool
+        if isinstance(action, np.integer):
+            action = int(action)
+        super().step(action)
+
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper with direct attribute lookups (see above)."""

@@ -292,7 +292,9 @@ class GameState:
             m = re.match(r"\s*([1-8])\s+(.*)$", line)
             if not m:
                 continue
-            cells = "".join(m.group(2).split())[:8]
+            found = "".join(m.group(2).split())
+            # A row may repeat its number after its cells (boards labelled on both sides), nothing else.
+            cells = found[:8] if found[8:] in ("", m.group(1)) else found
             if len(cells) != 8 or any(c not in cell_chars for c in cells):
                 raise InvalidPositionError(f"row {m.group(1)} must have 8 cells of . X O, got {line!r}")
             rows[int(m.group(1))] = cells

@@ -36,8 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
-from agents.base import Agent
-from agents.play.match import TRANSCRIPT_PASS, GameResult, play_game
+from agents.base import Agent, MoveTimeout
+from agents.play.datafiles import load_json
+from agents.play.isolation import PlayerStartError, bounded, build_player
+from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
 from reversi_env.notation import action_name, parse_action
 from reversi_env.state import GameState
 
@@ -92,24 +94,34 @@ class Opening:
         return cls(tuple(moves))
 
 
+MAX_OPENING_PLIES = 59
+"""A random opening leaves at least one square to play."""
+GIVE_UP = 2000
+"""Random openings drawn in a row without a new position before giving up."""
+
+
 def random_openings(count: int, plies: int, seed: int = 0) -> list[Opening]:
     """``count`` openings of ``plies`` random legal plies leading to distinct
-    positions, reproducible from ``seed``; ValueError if there are not enough."""
-    if count < 0 or plies < 0:
-        raise ValueError(f"count and plies must be >= 0, got {count} and {plies}")
+    positions, reproducible from ``seed``; ValueError (quickly) if there are
+    not enough, or ``plies`` is not 0 to ``MAX_OPENING_PLIES``."""
+    if count < 0 or not 0 <= plies <= MAX_OPENING_PLIES:
+        raise ValueError(f"count must be >= 0 and plies 0 to {MAX_OPENING_PLIES}, got {count} and {plies}")
     rng = random.Random(f"openings:{seed}:{plies}")
     found: dict[GameState, Opening] = {}
-    attempts = 0
-    while len(found) < count and attempts < 200 + 50 * count:
-        attempts += 1
+    misses = 0
+    while len(found) < count and misses < GIVE_UP:
+        misses += 1
         state = GameState.initial()
         moves = []
         for _ in range(plies):
+            if state.is_terminal():
+                break
             action = rng.choice(state.legal_actions())
             state = state.apply(action)
             moves.append(action_name(action))
-        if not state.is_terminal():
-            found.setdefault(state, Opening(tuple(moves)))
+        if not state.is_terminal() and state not in found:
+            found[state] = Opening(tuple(moves))
+            misses = 0
     if len(found) < count:
         raise ValueError(
             f"found only {len(found)} distinct {plies}-ply openings but {count} are needed: "
@@ -183,7 +195,18 @@ class Tournament:
     max_illegal: int = 3
 
     def __post_init__(self) -> None:
+        if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):
+            raise ValueError(f"agents must be a list of player specs, got {self.agents!r:.200}")
         self.agents = list(self.agents)
+        tl = self.time_limit
+        if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 < tl <= MAX_SECONDS):
+            raise ValueError(f"time_limit must be None or seconds > 0 and <= {MAX_SECONDS:g}, got {tl!r}")
+        for key in ("seed", "max_illegal"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "seed" else 1):
+                raise ValueError(f"{key} must be an int >= {0 if key == 'seed' else 1}, got {value!r}")
+        if not isinstance(self.openings, (list, tuple)) or not all(isinstance(o, str) for o in self.openings):
+            raise ValueError("openings must be a list of transcripts")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
         if len(self.agents) < 2:
@@ -251,23 +274,40 @@ class Tournament:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Tournament:
         """The inverse of ``to_dict``; ValueError for a malformed one."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a tournament record is a JSON object, got {type(data).__name__}")
         try:
             return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
         except TypeError as e:
             raise ValueError(f"malformed tournament record: {e}") from e
 
+    def runs_code(self) -> list[str]:
+        """The agents whose specs start a program or import a module
+        (``gtp:``, ``python:``, ``classic:``): never started from a file unasked."""
+        from agents.play.specs import SpecError, parse_spec
+
+        def runs_code(spec: str) -> bool:
+            try:
+                return parse_spec(spec).kind in ("gtp", "python", "classic")
+            except SpecError:
+                return True  # not a spec we know: certainly not one to start unasked
+
+        return [a for a in self.agents if runs_code(a)]
+
 
 # -- playing one game (in any worker) ------------------------------------------------
 
 
-def build_agent(spec: str, colour: int, seed: int) -> Agent:
+def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = None) -> Agent:
     """The agent a spec names, playing ``colour``, seeded with ``seed`` unless
-    the spec sets its own seed (which then holds in every game)."""
-    from agents.play.specs import make_agent, parse_spec
+    the spec sets its own seed (which then holds in every game); under a time
+    limit other people's code runs in a process of its own (``build_player``)."""
+    from agents.play.specs import parse_spec
 
     if parse_spec(spec).kind == "human":
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
-    return make_agent(spec, colour, seed=seed)
+    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit)
+    return agent
 
 
 def close_agent(agent: object) -> None:
@@ -285,22 +325,42 @@ def play_scheduled(game: ScheduledGame, time_limit: float | None = 60.0, max_ill
     returns is plain data. Agents with a ``close()`` (external engines) are
     closed afterwards.
     """
-    players = []
+    players: list[Agent] = []
+    t0 = time.time()
+    start = Opening.parse(game.opening).state()
     try:
         for colour, spec in enumerate((game.black, game.white)):
-            players.append(build_agent(spec, colour, game.agent_seed(("black", "white")[colour])))
-        t0 = time.time()
+            try:
+                players.append(build_agent(spec, colour, game.agent_seed(("black", "white")[colour]), time_limit))
+            except Exception as e:  # a player that cannot start loses this game, and the tournament goes on
+                return make_record(game, forfeit(game, colour, start, f"cannot start: {e}"), started=t0)
         result = play_game(
             players[0],
             players[1],
             time_limit=time_limit,
             max_illegal=max_illegal,
-            start=Opening.parse(game.opening).state(),
+            start=start,
         )
         return make_record(game, result, started=t0)
     finally:
         for p in players:
             close_agent(p)
+
+
+def forfeit(game: ScheduledGame, colour: int, start: GameState, why: str) -> GameResult:
+    """The record of a game ``colour`` lost before its first move (reason "error")."""
+    black, white = start.score()
+    return GameResult(
+        winner=("white", "black")[colour],
+        black=black,
+        white=white,
+        reason="error",
+        loser=("black", "white")[colour],
+        details=bounded(f"{('black', 'white')[colour]} {why}"),
+        black_name=game.black,
+        white_name=game.white,
+        start=start.compact(),
+    )
 
 
 def make_record(game: ScheduledGame, result: GameResult, started: float | None = None) -> dict[str, Any]:
@@ -368,7 +428,7 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record = load_json(line)
             kind = record.get("type")
             if kind == "tournament":
                 if record.get("version") != FORMAT_VERSION:
@@ -384,7 +444,9 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
             record["disc_difference"] = int(record["disc_difference"])
             if record["black_score"] not in (0.0, 0.5, 1.0):
                 raise ValueError(f"black_score must be 0, 0.5 or 1, got {record['black_score']!r}")
-        except (json.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError) as e:
+            if not -64 <= record["disc_difference"] <= 64:
+                raise ValueError(f"disc_difference must be -64 to 64, got {record['disc_difference']!r}")
+        except (AttributeError, KeyError, TypeError, ValueError) as e:
             if isinstance(e, json.JSONDecodeError) and number == len(lines) and not truncated:
                 # Unparseable JSON ending the file is an unfinished write too
                 # (whatever a crash left before the newline); a parseable but
@@ -416,7 +478,7 @@ class ResultsWriter:
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a line and make it durable."""
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.write(json.dumps(record, separators=(",", ":"), allow_nan=False) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -455,10 +517,20 @@ ratings are refitted at most every ``PROGRESS_REFIT`` seconds, and at the end)."
 PROGRESS_REFIT = 0.5
 
 
-def check_specs(specs: Iterable[str]) -> None:
-    """Build and close each spec once, so a typo fails before any game is played."""
+def check_specs(specs: Iterable[str], time_limit: float | None = None) -> None:
+    """Build each spec once (and wait until it is ready), then close it, so a
+    typo or a player that cannot start fails, in one ValueError, before any game."""
     for spec in specs:
-        close_agent(build_agent(spec, 0, 0))
+        agent = build_agent(spec, 0, 0, time_limit)
+        try:
+            wait_ready = getattr(agent, "wait_ready", None)
+            if callable(wait_ready):
+                try:
+                    wait_ready()
+                except (PlayerStartError, MoveTimeout) as e:
+                    raise ValueError(f"player {spec!r} cannot start: {e}") from None
+        finally:
+            close_agent(agent)
 
 
 def run_tournament(
@@ -477,7 +549,8 @@ def run_tournament(
 
     ``out`` must not hold games already unless ``resume`` is set, and then it
     must hold this same tournament, or one this one extends (see ``extends``). ``backend`` is "local" (``jobs`` worker
-    processes, default the number of cores; 1 plays in this process) or "ray"
+    processes, default the number of cores; 1 without a time limit plays in this
+    process) or "ray"
     (tasks on the cluster at ``address``, or on a local instance started with
     ``jobs`` CPUs; an already initialised Ray is used as it is).
     """
@@ -492,7 +565,7 @@ def run_tournament(
     schedule = tournament.schedule()
     todo = [g for g in schedule if g.game_id not in done]
     if todo:
-        check_specs(tournament.agents)
+        check_specs(tournament.agents, tournament.time_limit)
     with ResultsWriter(path) as writer:
         if not path.stat().st_size or data.tournament != tournament:
             # A new file, or an extended tournament: the last tournament line holds.
@@ -513,7 +586,8 @@ def run_tournament(
         if todo:
             if backend == "ray":
                 _run_ray(todo, tournament, jobs, address, record)
-            elif jobs == 1:
+            elif jobs == 1 and tournament.time_limit is None:
+                # Nothing can time out, so nothing can be left running: play right here.
                 for game in todo:
                     record(play_scheduled(game, tournament.time_limit, tournament.max_illegal))
             else:
@@ -560,10 +634,19 @@ def extends(tournament: Tournament, data: ResultsData) -> bool:
     )
 
 
-def _watch_parent(parent: int) -> None:
-    """Worker initializer: exit when the driver is gone (even after ``kill -9``),
-    instead of waiting forever for work that will never come."""
+def _worker(conn: Any, parent: int) -> None:
+    """A local worker process: play the games the driver sends, one at a time,
+    until it sends None or goes away. It dies with the driver (parent-death
+    signal, and a watch thread where that signal does not exist), and leaves
+    Ctrl-C to the driver."""
+    import signal
     import threading
+    import traceback
+
+    from agents.play import processes
+
+    processes.die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -571,54 +654,90 @@ def _watch_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="arena-parent-watch").start()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        game, time_limit, max_illegal = job
+        try:
+            conn.send(play_scheduled(game, time_limit, max_illegal))
+        except Exception:
+            conn.send({"type": "crash", "details": bounded(traceback.format_exc())})
+
+
+class _WorkerProcess:
+    """The driver's handle on one worker process and the game it plays."""
+
+    def __init__(self, context: Any) -> None:
+        """Start a worker (it imports the package: a second or two)."""
+        self.conn, child = context.Pipe()
+        self.proc = context.Process(target=_worker, args=(child, os.getpid()), daemon=True, name="reversi-arena-worker")
+        self.proc.start()
+        child.close()
+        self.game: ScheduledGame | None = None
+
+    def stop(self) -> None:
+        """End the worker now; whatever it started dies with it."""
+        with contextlib.suppress(Exception):
+            self.proc.terminate()
+            self.proc.join(timeout=2)
+            if self.proc.is_alive():
+                self.proc.kill()
+                self.proc.join(timeout=2)
+        with contextlib.suppress(Exception):
+            self.conn.close()
 
 
 def _run_pool(
     todo: list[ScheduledGame], tournament: Tournament, jobs: int, record: Callable[[dict[str, Any]], None]
 ) -> None:
-    """Play games in worker processes; a pool broken by a dying worker is
-    rebuilt and its unfinished games played again (at most MAX_ATTEMPTS each)."""
+    """Play games in ``jobs`` worker processes. A worker whose game ended on
+    time is replaced by a fresh one (an abandoned move may still be running in
+    it); a game whose worker died is played again, at most MAX_ATTEMPTS times."""
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
+    from collections import deque
+    from multiprocessing.connection import wait
 
-    attempts = dict.fromkeys((g.game_id for g in todo), 0)
-    remaining = list(todo)
     context = multiprocessing.get_context("spawn")
-    while remaining:
-        pool = ProcessPoolExecutor(
-            max_workers=min(jobs, len(remaining)),
-            mp_context=context,
-            initializer=_watch_parent,
-            initargs=(os.getpid(),),
-        )
-        pending: dict[Future[dict[str, Any]], ScheduledGame] = {}
-        for game in remaining:
-            attempts[game.game_id] += 1
-            if attempts[game.game_id] > MAX_ATTEMPTS:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise RuntimeError(f"game {game.game_id!r} lost its worker {MAX_ATTEMPTS} times; giving up")
-            pending[pool.submit(play_scheduled, game, tournament.time_limit, tournament.max_illegal)] = game
-        broken = False
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    game = pending.pop(fut)
-                    try:
-                        rec = fut.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        pending[fut] = game
-                        break
+    queue = deque(todo)
+    attempts = dict.fromkeys((g.game_id for g in todo), 0)
+    workers = [_WorkerProcess(context) for _ in range(min(jobs, len(todo)))]
+    job = (tournament.time_limit, tournament.max_illegal)
+    try:
+        while queue or any(w.game is not None for w in workers):
+            for w in workers:
+                if w.game is None and queue:
+                    w.game = queue.popleft()
+                    attempts[w.game.game_id] += 1
+                    with contextlib.suppress(OSError):  # a dead worker shows as EOF below
+                        w.conn.send((w.game, *job))
+            busy = {w.conn: w for w in workers if w.game is not None}
+            for conn in wait(list(busy)):
+                w = busy[conn]
+                game, fresh = w.game, False
+                assert game is not None
+                try:
+                    rec = w.conn.recv()
+                except (EOFError, OSError):
+                    rec = {"type": "crash", "details": f"the worker process ended (exit code {w.proc.exitcode})"}
+                if rec.get("type") == "crash":
+                    if attempts[game.game_id] >= MAX_ATTEMPTS:
+                        raise RuntimeError(f"game {game.game_id!r} failed {MAX_ATTEMPTS} times: {rec['details']}")
+                    queue.appendleft(game)
+                    fresh = True
+                else:
                     record(rec)
-                if broken:
-                    break
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown(wait=not broken, cancel_futures=True)
-        remaining = list(pending.values()) if broken else []
+                    fresh = rec.get("reason") == "timeout"
+                w.game = None
+                if fresh:
+                    w.stop()
+                    workers[workers.index(w)] = _WorkerProcess(context)
+    finally:
+        for w in workers:
+            w.stop()
 
 
 def _run_ray(

@@ -16,7 +16,12 @@ position (fast for openings of a dozen plies or so) and replays it after
 Failures are the engine's: a malformed, illegal or late reply, or an engine
 that keeps dying, raises ``EngineError`` from ``act``, which the match runner
 records as a loss for the engine. A crashed engine is restarted and the game
-replayed into it, up to ``max_restarts`` times per game.
+replayed into it, up to ``max_restarts`` times per game. Under a time limit
+``play_game`` calls ``act_timed``: a move over the limit stops the engine (its
+whole process group) and raises ``MoveTimeout``; the next ``reset`` starts it
+again. The engine runs in a process group of its own and dies with the process
+that started it, even after a SIGKILL (``agents.play.processes``). Replies are
+bounded (``MAX_REPLY``): an engine that floods its pipe loses by an error.
 """
 
 from __future__ import annotations
@@ -29,9 +34,12 @@ import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
+from typing import Any
 
 import numpy as np
 
+from agents.base import MoveTimeout
+from agents.play import processes
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, Action, action_name, parse_action
 from reversi_env.observation import Observation
@@ -41,6 +49,8 @@ COLOUR_NAMES = ("black", "white")
 _WEIGHTS = (1 << np.arange(64, dtype=np.uint64)).astype(np.uint64)
 _SEARCH_LIMIT = 200_000
 """Positions visited at most when reconstructing a game from its position."""
+MAX_REPLY = 1 << 16
+"""Characters of one reply read at most; a longer reply is the engine's error."""
 
 
 class EngineError(RuntimeError):
@@ -128,7 +138,8 @@ class GTPEngine:
         self.max_restarts = int(max_restarts)
         self.restarts = 0
         """Restarts after a crash so far (all games)."""
-        self._proc: subprocess.Popen[str] | None = None
+        self._proc: subprocess.Popen[Any] | None = None
+        self._deadline: float | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._colour: Player | None = None
         self._moves: list[Action] = []
@@ -142,7 +153,7 @@ class GTPEngine:
 
     def _start(self) -> None:
         try:
-            proc = subprocess.Popen(
+            proc = processes.popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -158,8 +169,9 @@ class GTPEngine:
 
         def pump() -> None:
             assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.put(line)
+            with contextlib.suppress(OSError, ValueError):
+                while line := proc.stdout.readline(MAX_REPLY):
+                    lines.put(line)
             lines.put(None)
 
         threading.Thread(target=pump, daemon=True, name=f"gtp-reader-{proc.pid}").start()
@@ -171,10 +183,7 @@ class GTPEngine:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        with contextlib.suppress(OSError):
-            proc.kill()
-        with contextlib.suppress(Exception):
-            proc.wait(timeout=5)
+        processes.stop(proc)
         # stdout belongs to the reader thread, which sees EOF once the process is gone.
         with contextlib.suppress(Exception):
             if proc.stdin is not None:
@@ -229,15 +238,25 @@ class GTPEngine:
             raise _EngineDiedError(f"engine {self.name!r} died (writing {text!r})") from e
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
+        move_bound = self._deadline is not None and self._deadline < deadline
+        if self._deadline is not None and move_bound:
+            deadline = self._deadline
         reply: list[str] = []
+        size = 0
         while True:
             try:
                 line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 self._kill()
+                if move_bound:
+                    raise MoveTimeout(f"engine {self.name!r} gave no reply to {text!r} in time") from None
                 raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {limit:g} s") from None
             if line is None:
                 raise _EngineDiedError(f"engine {self.name!r} died (waiting for the reply to {text!r})")
+            size += len(line)
+            if size > MAX_REPLY:
+                self._kill()
+                raise EngineError(f"engine {self.name!r} sent a reply to {text!r} over {MAX_REPLY} characters")
             line = line.strip()
             if not line:
                 if reply:
@@ -342,6 +361,17 @@ class GTPEngine:
                     self._start()
                 except _EngineDiedError as e2:
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
+
+    def act_timed(self, observation: Observation, timeout: float | None) -> int:
+        """``act`` within ``timeout`` seconds, else MoveTimeout (the engine is stopped)."""
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            return self.act(observation)
+        except MoveTimeout:
+            self._state, self._synced = None, -1
+            raise
+        finally:
+            self._deadline = None
 
     def act(self, observation: Observation) -> int:
         """The engine's move in the position shown; EngineError if it fails."""

@@ -5,25 +5,35 @@
 - each player receives its own fresh copy of the observation, so nothing a
   player does to it can change the real game;
 - a forced pass is played for the player (it is not asked) and recorded;
-- a turn that takes longer than ``time_limit`` seconds loses ("timeout"); each
-  player runs in its own daemon worker thread, abandoned on a timeout, so a
-  player that hangs forever still loses and ``play_game`` returns within
-  ``time_limit`` plus a moment;
+- a turn that takes longer than ``time_limit`` seconds loses ("timeout"). A
+  timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
+  players, GTP engines, the terminal human) keeps the clock itself and is
+  stopped when late: its process is killed. Any other player runs in a daemon
+  worker thread, abandoned on a timeout, so a player that hangs still loses and
+  ``play_game`` returns within ``time_limit`` plus a moment (but an abandoned
+  thread may keep a core busy: see docs/matches.md);
 - ``max_illegal`` illegal or malformed moves at one turn lose ("illegal"); the
-  player is asked again after each of the earlier ones. An ``act`` that raises
-  ``InvalidMoveError`` (an adapter that could not read its player's answer)
-  counts as a malformed move;
-- an exception loses ("error"), its traceback kept in ``details``;
+  player is asked again after each of the earlier ones, and each rejected try
+  is reported to ``on_reject`` as it happens and kept in ``details``. An ``act``
+  that raises ``InvalidMoveError`` (an adapter that could not read its player's
+  answer) counts as a malformed move;
+- an exception loses ("error"), its traceback (bounded) kept in ``details``;
+- a player that raises ``TamperedBoard`` (a course player that changed the real
+  board) loses ("tamper");
 - a player that raises ``QuitGame`` (a human typing "Q", a classic player
-  returning "Q") ends the game at once, scored by the discs on the board ("quit").
+  returning "Q", the end of input) ends the game at once, scored by the discs on
+  the board ("quit").
 
 An abandoned worker only holds its own observation copy and a result box that
 nobody reads any more, so a late answer cannot touch the game. The agent object
 itself may still be busy in that thread: do not reuse an agent that timed out.
+Without a time limit, players that are not timed still run in a worker thread,
+so Ctrl-C stops the game at once even while a long search runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -33,17 +43,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, QuitGame
+from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
 from agents.play.adapters import adapt
-from agents.play.specs import make_agent
-from reversi_env.errors import InvalidMoveError
+from agents.play.datafiles import load_json
+from agents.play.isolation import bounded, build_player, read_answer, safe_repr
+from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
-from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
+from reversi_env.state import BLACK, PLAYER_NAMES, PLAYER_SYMBOLS, GameState, Player
 
-REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted")
-"""Why a game ended: played out, a player's timeout, illegal moves or
-exception, a player's quit, or Ctrl-C (``MatchInterrupted``)."""
+REASONS = ("end", "timeout", "illegal", "error", "tamper", "quit", "interrupted")
+"""Why a game ended: played out, a player's timeout, illegal moves,
+exception or change to the real board, a player's quit, or Ctrl-C
+(``MatchInterrupted``)."""
+
+LOSING_REASONS = ("timeout", "illegal", "error", "tamper")
+"""The reasons that cost a player (``loser``) the game whatever the discs say."""
 
 TRANSCRIPT_PASS = "--"
 """How a pass is written in a transcript (every move takes two characters)."""
@@ -77,6 +92,10 @@ class MoveRecord:
 
 OnMove = Callable[[MoveRecord, GameState], None]
 """``on_move(record, state_after)``: called in the caller's thread after every ply."""
+
+OnReject = Callable[[Player, str], None]
+"""``on_reject(player, text)``: called when a try is rejected, with a line such as
+"X tried 'Z9': not a square ..., 2 tries left"."""
 
 
 @dataclass
@@ -153,6 +172,7 @@ class GameResult:
             "timeout": f"{self.loser} lost on time",
             "illegal": f"{self.loser} lost by illegal moves",
             "error": f"{self.loser} lost by an error",
+            "tamper": f"{self.loser} lost by changing the board",
             "quit": (self.details.splitlines() or ["a player quit"])[-1],
             "interrupted": "interrupted",
         }
@@ -214,7 +234,21 @@ class GameResult:
             raise ValueError(f"loser must be None, 'black' or 'white', got {self.loser!r}")
         if len(self.times) != len(self.moves):
             raise ValueError(f"{len(self.moves)} moves but {len(self.times)} times")
-        self.final_state()  # the start must parse and the moves replay legally
+        if not all(0 <= t < float("inf") for t in self.times):
+            raise ValueError("times must be finite and >= 0")
+        final = self.final_state()  # the start must parse and the moves replay legally
+        if final.score() != (self.black, self.white):
+            raise ValueError(f"the moves end with {final.score()} discs, the record says {(self.black, self.white)}")
+        if (self.reason in LOSING_REASONS) != (self.loser is not None):
+            raise ValueError(f"reason {self.reason!r} and loser {self.loser!r} contradict each other")
+        if self.loser is not None:
+            expected = "white" if self.loser == "black" else "black"
+        else:
+            expected = "draw" if self.black == self.white else ("black" if self.black > self.white else "white")
+        if self.winner != expected:
+            raise ValueError(f"winner {self.winner!r} contradicts the record (expected {expected!r})")
+        if self.reason == "end" and not final.is_terminal():
+            raise ValueError("reason 'end' but the game is not over after the moves")
 
     def to_json(self, **kwargs: Any) -> str:
         """``json.dumps(self.to_dict(), **kwargs)``."""
@@ -224,8 +258,8 @@ class GameResult:
     def from_json(cls, text: str) -> GameResult:
         """The inverse of ``to_json``."""
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
+            data = load_json(text)
+        except ValueError as e:
             raise ValueError(f"not a JSON game result: {e}") from e
         return cls.from_dict(data)
 
@@ -247,9 +281,10 @@ def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
     try:
         value = fn(*args)
     except BaseException as e:
-        # Ctrl-C reaches only the main thread, and there it stops the game; a
-        # player's own sys.exit() is just its error.
-        if isinstance(e, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+        # Ctrl-C (and any other signal turned into an exception) reaches only
+        # the main thread, and there it stops the game; a player's own
+        # sys.exit() is just its error.
+        if not isinstance(e, (Exception, SystemExit)) and threading.current_thread() is threading.main_thread():
             raise
         return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
     return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
@@ -279,10 +314,15 @@ class _PlayerThread:
             fn, args, box = job
             box.put(_run(fn, args))
 
-    def call(self, fn: Callable[..., object], args: Sequence[object], limit: float) -> _Outcome:
-        """``fn(*args)`` in the thread, or a "timeout" outcome after ``limit`` seconds."""
+    def call(self, fn: Callable[..., object], args: Sequence[object], limit: float | None) -> _Outcome:
+        """``fn(*args)`` in the thread, or a "timeout" outcome after ``limit``
+        seconds (None: wait as long as it takes, Ctrl-C still stops the wait)."""
         box: queue.SimpleQueue[_Outcome] = queue.SimpleQueue()
         self._jobs.put((fn, args, box))
+        if limit is None:
+            while True:
+                with contextlib.suppress(queue.Empty):
+                    return box.get(timeout=0.25)
         try:
             return box.get(timeout=max(limit, 0.0))
         except queue.Empty:
@@ -293,11 +333,16 @@ class _PlayerThread:
         self._jobs.put(None)
 
 
+MAX_SECONDS = 1e6
+"""The longest time limit accepted (about 11 days): waits on pipes and clocks
+cannot take an arbitrarily large timeout."""
+
+
 def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove | None, start: object) -> None:
     if time_limit is not None and (
-        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
+        isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit <= MAX_SECONDS
     ):
-        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        raise ValueError(f"time_limit must be None or seconds > 0 and <= {MAX_SECONDS:g}, got {time_limit!r}")
     if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 1:
         raise ValueError(f"max_illegal must be an int >= 1, got {max_illegal!r}")
     if on_move is not None and not callable(on_move):
@@ -306,14 +351,36 @@ def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove |
         raise TypeError(f"start must be a GameState or None, got {type(start).__name__}")
 
 
-def _as_agent(player: object, color: Player) -> Agent:
-    """An Agent as is; a player spec string built by ``make_agent``; anything
-    else through ``adapt`` (a callable, a model, a classic player)."""
+def _as_agent(player: object, color: Player, time_limit: float | None) -> Agent:
+    """An Agent as is; a player spec string built by ``build_player`` (isolated
+    under a time limit when it runs other people's code); anything else through
+    ``adapt`` (a callable, a model, a classic player)."""
     if isinstance(player, Agent):
         return player
     if isinstance(player, str):
-        return make_agent(player, color)
+        agent: Agent = build_player(player, color, time_limit=time_limit)
+        return agent
     return adapt(player, color=color)
+
+
+def _player_name(agent: object) -> str:
+    """The player's ``name`` if it is a string (bounded), else a safe repr of it."""
+    name = getattr(agent, "name", type(agent).__name__)
+    return name[:200] if isinstance(name, str) else safe_repr(name)
+
+
+def _first_line(error: BaseException) -> str:
+    return bounded((str(error).splitlines() or [type(error).__name__])[0], 300)
+
+
+def _tried(symbol: str, out: _Outcome, error: ValueError) -> str:
+    """The text of a rejected try: what was sent and why it was refused."""
+    if out.error is not None:
+        return f"{symbol} tried a malformed move: {_first_line(error)}"
+    if isinstance(error, IllegalMoveError):
+        name = "" if isinstance(out.value, str) else f" ({action_name(to_action(out.value))})"
+        return f"{symbol} tried {safe_repr(out.value)}{name}: not legal here"
+    return f"{symbol} tried {safe_repr(out.value)}: {_first_line(error)}"
 
 
 def play_game(
@@ -323,21 +390,48 @@ def play_game(
     time_limit: float | None = 60.0,
     max_illegal: int = 3,
     on_move: OnMove | None = None,
+    on_reject: OnReject | None = None,
     start: GameState | None = None,
 ) -> GameResult:
     """Play one game, ``black`` against ``white``, and return its record.
 
     Players are Agents, player spec strings ("greedy", "mcts:time=1", see
-    ``agents.play.specs``) or anything ``agents.adapt`` accepts.
-    ``time_limit`` is per turn, in seconds (None: no limit, and players run in
-    the calling thread). ``on_move(record, state)`` is called after every ply.
-    ``start`` is the position to start from (default: the standard start).
-    Ctrl-C raises ``MatchInterrupted`` carrying the game so far. See the module
-    docstring for the rules.
+    ``agents.play.specs``) or anything ``agents.adapt`` accepts; players built
+    here from specs are closed at the end. ``time_limit`` is per turn, in
+    seconds (None: no limit). ``on_move(record, state)`` is called after every
+    ply, ``on_reject(player, text)`` after every rejected try. ``start`` is the
+    position to start from (default: the standard start). Ctrl-C raises
+    ``MatchInterrupted`` carrying the game so far. See the module docstring for
+    the rules.
     """
     _check_options(time_limit, max_illegal, on_move, start)
-    players = (_as_agent(black, BLACK), _as_agent(white, 1 - BLACK))
-    names = tuple(str(getattr(p, "name", type(p).__name__)) for p in players)
+    if on_reject is not None and not callable(on_reject):
+        raise TypeError(f"on_reject must be callable or None, got {on_reject!r}")
+    built: list[Agent] = []
+    try:
+        for color, player in enumerate((black, white)):
+            built.append(_as_agent(player, color, time_limit))
+        players = (built[0], built[1])
+        return _play(players, time_limit, max_illegal, on_move, on_reject, start)
+    finally:
+        for color, player in enumerate((black, white)):
+            if isinstance(player, str) and color < len(built):
+                close = getattr(built[color], "close", None)
+                if callable(close):
+                    with contextlib.suppress(Exception):
+                        close()
+
+
+def _play(
+    players: tuple[Agent, Agent],
+    time_limit: float | None,
+    max_illegal: int,
+    on_move: OnMove | None,
+    on_reject: OnReject | None,
+    start: GameState | None,
+) -> GameResult:
+    """The game itself (``play_game`` builds and closes the players)."""
+    names = (_player_name(players[0]), _player_name(players[1]))
     state = GameState.initial() if start is None else start
     moves: list[str] = []
     times: list[float] = []
@@ -355,28 +449,34 @@ def play_game(
             moves=moves,
             times=times,
             loser=None if loser is None else PLAYER_NAMES[loser],
-            details="\n".join([*notes, details] if details else notes),
+            details=bounded("\n".join([*notes, details] if details else notes), 4 * 4000),
             black_name=names[0],
             white_name=names[1],
             start=None if start is None else start.compact(),
         )
 
-    threads = [_PlayerThread(), _PlayerThread()] if time_limit is not None else []
+    timed = [isinstance(p, TimedAgent) for p in players]
+    threads = [None if timed[c] else _PlayerThread() for c in (0, 1)]
 
     def call(color: Player, limit: float | None, fn: Callable[..., object], *args: object) -> _Outcome:
-        """Run a player's method: in its thread within ``limit`` seconds, or
-        right here when there is no limit."""
-        return _run(fn, args) if limit is None else threads[color].call(fn, args, limit)
+        """Run a player's method: a timed player here (it keeps the clock),
+        any other in its thread within ``limit`` seconds."""
+        thread = threads[color]
+        if thread is None:
+            out = _run(fn, args)
+            return _Outcome("timeout", seconds=out.seconds) if isinstance(out.error, MoveTimeout) else out
+        return thread.call(fn, args, limit)
 
     try:
         for color, agent in enumerate(players):
             reset = getattr(agent, "reset", None)
             if callable(reset):
                 out = call(color, time_limit, reset)
+                who = PLAYER_NAMES[color]
                 if out.kind == "timeout":
-                    return finish("timeout", color, f"{PLAYER_NAMES[color]} took over {time_limit} s in reset()")
+                    return finish("timeout", color, f"{who} took over {time_limit} s to start (reset())")
                 if out.kind == "raised":
-                    return finish("error", color, f"{PLAYER_NAMES[color]} raised in reset():\n{out.trace}")
+                    return finish("error", color, f"{who} raised in reset():\n{bounded(out.trace)}")
 
         while not state.is_terminal():
             mover = state.player
@@ -393,25 +493,41 @@ def play_game(
                     remaining = None if deadline is None else deadline - time.monotonic()
                     if remaining is not None and remaining <= 0:
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
-                    out = call(mover, remaining, players[mover].act, observe(state, mover))
+                    agent = players[mover]
+                    observation = observe(state, mover)
+                    if timed[mover]:
+                        out = call(mover, remaining, agent.act_timed, observation, remaining)  # type: ignore[attr-defined]
+                    else:
+                        out = call(mover, remaining, agent.act, observation)
                     seconds += out.seconds
                     if out.kind == "timeout":
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
                     if out.kind == "raised" and isinstance(out.error, QuitGame):
-                        return finish("quit", None, f"{who} quit" + (f": {out.error}" if str(out.error) else ""))
+                        return finish(
+                            "quit", None, f"{who} quit" + (f": {_first_line(out.error)}" if str(out.error) else "")
+                        )
+                    if out.kind == "raised" and isinstance(out.error, TamperedBoard):
+                        return finish(
+                            "tamper",
+                            mover,
+                            f"{who} changed the board at move {len(moves) + 1}: {bounded(str(out.error))}",
+                        )
                     if out.kind == "raised" and not isinstance(out.error, InvalidMoveError):
-                        return finish("error", mover, f"{who} raised at move {len(moves) + 1}:\n{out.trace}")
+                        return finish("error", mover, f"{who} raised at move {len(moves) + 1}:\n{bounded(out.trace)}")
                     try:
                         if out.error is not None:
                             raise out.error
-                        action = to_action(out.value)
+                        action = read_answer(out.value)
                         if not state.is_legal(action):
                             state.apply(action)  # raises IllegalMoveError with the board
                         break
                     except ValueError as e:
-                        sent = "raised" if out.error is not None else repr(out.value)
-                        attempts.append(f"{sent}: {type(e).__name__}: {str(e).splitlines()[0]}")
-                        if len(attempts) >= max_illegal:
+                        attempts.append(_tried(PLAYER_SYMBOLS[mover], out, e))
+                        left = max_illegal - len(attempts)
+                        if on_reject is not None:
+                            tries = "no tries left" if left == 0 else f"{left} {'try' if left == 1 else 'tries'} left"
+                            on_reject(mover, f"{attempts[-1]}, {tries}")
+                        if left <= 0:
                             tried = "\n".join(attempts)
                             why = f"{who} sent {len(attempts)} illegal moves:\n{tried}\n{state}"
                             return finish("illegal", mover, why)
@@ -429,4 +545,5 @@ def play_game(
         raise MatchInterrupted(finish("interrupted", None, "interrupted (Ctrl-C)")) from e
     finally:
         for thread in threads:
-            thread.close()
+            if thread is not None:
+                thread.close()

@@ -62,6 +62,8 @@ _INT_KEYS = ("seed", "depth", "level", "sims")
 _TEXT_KEYS = ("net",)
 _ZERO_KEYS = ("seed", "alphazero.sims")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
+_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "time": 1e6}
+"""The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 
 
 class SpecError(ValueError):
@@ -212,6 +214,8 @@ def _number(text: str, key: str, value: str, zero_ok: bool = False) -> float | i
         raise SpecError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
     if number < 0 or (not zero_ok and number == 0) or number != number:
         raise SpecError(f"{text!r}: {key} must be {'>= 0' if zero_ok else '> 0'}, got {value!r}")
+    if number > _MAXIMA.get(key, float("inf")):
+        raise SpecError(f"{text!r}: {key} must be at most {_MAXIMA[key]:g}, got {value!r}")
     return number
 
 

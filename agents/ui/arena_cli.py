@@ -11,12 +11,14 @@ which takes the parsed arguments and returns the exit code.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 from agents.arena.ratings import Ratings
 from agents.arena.tournament import (
+    MAX_OPENING_PLIES,
     MODES,
     ResultsData,
     Tournament,
@@ -26,7 +28,8 @@ from agents.arena.tournament import (
     read_results,
     run_tournament,
 )
-from agents.ui.options import positive_float, positive_int
+from agents.play.datafiles import write_text_atomic
+from agents.ui.options import bounded_int, positive_int, seed_int, time_limit
 
 ARENA_EPILOG = """\
 Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
@@ -52,11 +55,18 @@ def register(subparsers: Any) -> None:
     )
     arena.add_argument("agents", nargs="*", metavar="SPEC", help="player specs: random, greedy, alphabeta:3, ...")
     arena.add_argument("--gauntlet", action="store_true", help="the first agent plays each other one (no other pairs)")
-    arena.add_argument("--games", type=int, default=20, help="games per pairing, even (default 20)")
+    arena.add_argument("--games", type=bounded_int(2, 10**6), default=20, help="games per pairing, even (default 20)")
     arena.add_argument("--openings", metavar="FILE", help="opening transcripts, one per line (default: random ones)")
-    arena.add_argument("--opening-plies", type=int, default=4, help="plies of a random opening (default 4)")
-    arena.add_argument("--seed", type=int, default=0, help="tournament seed: openings and every agent's seed")
-    arena.add_argument("--time-limit", type=positive_float, default=60.0, help="seconds per move (default 60)")
+    arena.add_argument(
+        "--opening-plies",
+        type=bounded_int(0, MAX_OPENING_PLIES),
+        default=4,
+        help="plies of a random opening (default 4)",
+    )
+    arena.add_argument("--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed")
+    arena.add_argument(
+        "--time-limit", type=time_limit, default=60.0, help="seconds per move (default 60; 'off' for none)"
+    )
     arena.add_argument("--max-illegal", type=positive_int, default=3, help="illegal moves at one turn that lose")
     arena.add_argument("--jobs", type=positive_int, default=None, help="parallel games (default: number of cores)")
     arena.add_argument("--backend", choices=("local", "ray"), default="local", help="process pool or Ray tasks")
@@ -92,7 +102,7 @@ def _report(table: Ratings, args: argparse.Namespace) -> None:
     else:
         print(table.table())
         if args.json:
-            Path(args.json).write_text(table.to_json() + "\n")
+            write_text_atomic(args.json, table.to_json() + "\n")
     if args.plot:
         table.plot(args.plot)
         print(f"ratings picture: {args.plot}", file=sys.stderr)
@@ -120,6 +130,15 @@ def _tournament_from_args(args: argparse.Namespace) -> Tournament:
         data = read_results(path)
         if data.tournament is None:
             raise ValueError(f"{path} has no tournament line: it was not written by the arena")
+        risky = data.tournament.runs_code()
+        if risky:
+            # A file is data: the programs and modules it names are started only when the user names them.
+            named = " ".join(shlex.quote(a) for a in data.tournament.agents)
+            raise ValueError(
+                f"{path} names players that start programs or import code ({', '.join(risky)}); "
+                f"a results file never starts them: check them and name the players to resume: "
+                f"reversi arena {named} --resume --out {shlex.quote(str(path))} (with the same options)"
+            )
         return data.tournament
     openings = load_openings(args.openings) if args.openings else None
     return Tournament.create(

@@ -16,9 +16,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_cli, arena_cli, play_cli
+from agents.ui import alphazero_cli, arena_cli, engine_cli, play_cli
 
-COMMAND_MODULES = (play_cli, arena_cli, alphazero_cli)
+COMMAND_MODULES = (play_cli, arena_cli, engine_cli, alphazero_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

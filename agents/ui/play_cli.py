@@ -1,8 +1,8 @@
 """The ``reversi play`` (a game at the terminal) and ``reversi gui`` (the window) subcommands.
 
 Exit status of ``play``: 0 after a game (whoever won), 1 if --save could not
-write the record, 2 for a bad command line or player spec, 130 after Ctrl-C
-(the result so far is printed, and saved with --save).
+write the record, 2 for a bad command line or a player that cannot be built,
+130 after Ctrl-C (the result so far is printed, and saved with --save).
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
-from agents.play.specs import SPEC_HELP, SpecError, parse_spec
-from agents.ui.options import player_spec, positive_float
+from agents.play.datafiles import write_text_atomic
+from agents.play.isolation import PlayerStartError, build_player
+from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.play.specs import SPEC_HELP, SpecError
+from agents.ui.options import player_spec, positive_float, positive_int, seed_int, time_limit
 from reversi_env.notation import action_name
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
 
@@ -25,6 +27,8 @@ player specs: {SPEC_HELP}
 At your turn type a square (D3 or d3), "hint" for an MCTS suggestion, "help",
 or Q to quit (the game is then scored by the discs on the board). A forced
 pass is played for you. End of input or Ctrl-C ends the game cleanly.
+Every move, yours too, has 60 seconds (the course's rule; the prompt shows the
+time left): --time-limit SECONDS changes it, --time-limit off lifts it.
 
 examples:
   reversi play --black human --white mcts --time 5
@@ -86,13 +90,13 @@ def _finish(result: GameResult, save: str | None) -> int:
     """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
     print(f"Game over: {result.summary()}")
-    if result.reason in ("timeout", "illegal", "error") and result.details:
+    if result.reason in LOSING_REASONS and result.details:
         print(result.details)
     print(f"transcript: {result.transcript}")
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
     if save:
         try:
-            Path(save).write_text(result.to_json(indent=2) + "\n")
+            write_text_atomic(save, result.to_json(indent=2) + "\n")
         except OSError as e:
             print(f"reversi play: cannot save the game to {save}: {e}", file=sys.stderr)
             return 1
@@ -101,36 +105,54 @@ def _finish(result: GameResult, save: str | None) -> int:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    """``reversi play``: one game at the terminal."""
+    """``reversi play``: one game at the terminal (Ctrl-C anywhere: exit 130, no traceback)."""
+    players: list[object] = []
+    try:
+        return _play(args, players)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    finally:
+        _close(players)
+
+
+def _play(args: argparse.Namespace, players: list[object]) -> int:
     specs = (args.black, args.white)
     if args.save and not Path(args.save).expanduser().resolve().parent.is_dir():
         print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
         return 2
-    players: list[object] = []
+    limit = args.time_limit
     try:
         for color, spec in enumerate(specs):
-            players.append(parse_spec(spec).build(color, seed=args.seed, default_time=args.time))
-    except SpecError as e:
-        _close(players)
+            player = build_player(spec, color, seed=args.seed, default_time=args.time, time_limit=limit)
+            players.append(player)
+            if hasattr(player, "wait_ready"):
+                player.wait_ready()  # a player that cannot load fails here, in one line
+    except (SpecError, PlayerStartError) as e:
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2
-    has_human = any(parse_spec(s).kind == "human" for s in specs)
-    time_limit = args.time_limit if args.time_limit is not None else (None if has_human else 60.0)
     display = TerminalDisplay(specs)
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
-    if time_limit is not None:
-        print(f"time limit: {time_limit:g} s per move")
+    if limit is not None:
+        print(f"time limit: {limit:g} s per move (--time-limit off lifts it)")
     display.show(GameState.initial())
+
+    def rejected(player: int, text: str) -> None:
+        print(text)
+
     try:
         result = play_game(
-            players[0], players[1], time_limit=time_limit, max_illegal=args.max_illegal, on_move=display.on_move
+            players[0],
+            players[1],
+            time_limit=limit,
+            max_illegal=args.max_illegal,
+            on_move=display.on_move,
+            on_reject=rejected,
         )
     except MatchInterrupted as e:
         print("\ninterrupted")
         _finish(e.result, args.save)
         return 130
-    finally:
-        _close(players)
     return _finish(result, args.save)
 
 
@@ -168,18 +190,20 @@ def register(sub: Any) -> None:
     )
     play.add_argument(
         "--time-limit",
-        type=positive_float,
-        default=None,
+        type=time_limit,
+        default=60.0,
         metavar="SECONDS",
-        help="a move slower than this loses (default: none if a human plays, else 60)",
+        help="a move slower than this loses, humans' too (default 60, the course's rule; 'off' for none)",
     )
-    play.add_argument("--max-illegal", type=int, default=3, metavar="N", help="illegal moves at one turn that lose")
-    play.add_argument("--seed", type=int, default=None, help="seed for the agents that take one")
+    play.add_argument(
+        "--max-illegal", type=positive_int, default=3, metavar="N", help="illegal moves at one turn that lose"
+    )
+    play.add_argument("--seed", type=seed_int, default=None, help="seed for the agents that take one")
     play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
     play.set_defaults(func=play_command)
 
     gui = sub.add_parser("gui", help="play in a window", description="Play against an AI in a window (pygame).")
     gui.add_argument("--ai", default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)")
     gui.add_argument("--human", choices=("black", "white"), default="black", help="your colour (default black)")
-    gui.add_argument("--seed", type=int, default=None, help="seed for the AI")
+    gui.add_argument("--seed", type=seed_int, default=None, help="seed for the AI")
     gui.set_defaults(func=gui_command)

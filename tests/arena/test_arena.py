@@ -324,7 +324,7 @@ def test_local_pool_plays_the_same_games_as_one_process(local_run: tuple[Tournam
     assert len(played(out)) == len(t.schedule())
 
 
-def test_a_dying_worker_has_its_game_played_again(tmp_path: Path) -> None:
+def test_a_player_process_that_dies_costs_only_its_own_game(tmp_path: Path) -> None:
     killer = tmp_path / "killer.py"
     killer.write_text(KILLER.format(marker=str(tmp_path / "died")))
     spec = f"python:{killer}:make"
@@ -332,6 +332,39 @@ def test_a_dying_worker_has_its_game_played_again(tmp_path: Path) -> None:
     t = Tournament.create(["random", spec], games=4)
     run_tournament(t, out, jobs=2)
     assert (tmp_path / "died").exists()
+    games = game_lines(out)
+    assert sorted(g["game_id"] for g in games) == sorted(g.game_id for g in t.schedule())
+    lost = [g for g in games if g["reason"] == "error"]
+    assert len(lost) == 1 and "process ended" in lost[0]["result"]["details"]
+
+
+def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
+    import os
+
+    def workers() -> list[int]:
+        found = []
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    stat = Path(f"/proc/{pid}/stat").read_text()
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and b"spawn_main" in cmdline:
+                    found.append(int(pid))
+        return found
+
+    killed: list[int] = []
+
+    def progress(done: int, total: int, ratings: object) -> None:
+        if not killed:  # after the first game: kill a worker, mid-game or idle
+            killed.extend(workers()[:1])
+            os.kill(killed[0], signal.SIGKILL)
+
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["alphabeta:2", "mcts:sims=1000"], games=6, seed=2)
+    run_tournament(t, out, jobs=2, progress=progress)
+    assert killed
     ids = [g["game_id"] for g in game_lines(out)]
     assert sorted(ids) == sorted(g.game_id for g in t.schedule())
 

@@ -340,3 +340,15 @@ def test_action_space_agrees_with_discrete() -> None:
     assert ours == reference
     for x in (0, 64, 65, -1, np.int32(7), np.int64(70), 3.0, "3", None, True, np.array(5)):
         assert ours.contains(x) == reference.contains(x), x
+
+
+def test_step_takes_any_numpy_integer_and_refuses_bools_by_name() -> None:
+    for action in (np.uint64(19), np.uint8(19), np.int16(19)):
+        e = reversi_env.env()
+        e.reset(seed=0)
+        e.step(action)
+        assert e.unwrapped.state.black >> 19 & 1
+    e = reversi_env.env()
+    e.reset(seed=0)
+    with pytest.raises(InvalidMoveError, match="bool"):
+        e.step(True)

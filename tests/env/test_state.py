@@ -260,3 +260,11 @@ def test_board_text_type_and_player_override() -> None:
         GameState.from_string(123)  # type: ignore[arg-type]
     assert GameState.from_string(START_TEXT, player="white").player == WHITE
     assert GameState.from_string(START_TEXT.replace("X to move", "")).player == BLACK
+
+
+def test_from_string_refuses_extra_cells_but_reads_a_repeated_row_number() -> None:
+    text = str(GameState.initial())
+    with pytest.raises(InvalidPositionError, match="row 4"):
+        GameState.from_string(text.replace("4 . . . O X . . .", "4 . . . O X . . . X"))
+    labelled = "\n".join(f"{line} {line[0]}" if line[:1].isdigit() else line for line in text.splitlines())
+    assert GameState.from_string(labelled) == GameState.initial()

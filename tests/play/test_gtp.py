@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
 import textwrap
 import time
@@ -10,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from agents.play.gtp import EngineError, GTPEngine, find_moves
+from agents.play.isolation import build_player
 from agents.play.match import play_game
+from agents.play.specs import SpecError
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.observation import observe
@@ -85,6 +90,10 @@ FAKE = textwrap.dedent(
                     continue
                 if mode == "hang":
                     time.sleep(3600)
+                if mode == "flood":
+                    sys.stdout.write("= " + "x" * 10_000_000 + "\\n\\n")
+                    sys.stdout.flush()
+                    continue
                 if mode == "die" or (mode == "die-once" and not os.path.exists(marker)):
                     open(marker, "w").close()
                     os._exit(3)
@@ -203,15 +212,68 @@ def test_close_ends_the_process(tmp_path: Path) -> None:
     engine.close()
 
 
-def test_engine_closed_after_a_match_timeout_stays_closed(tmp_path: Path) -> None:
+def test_a_late_engine_loses_on_time_and_its_process_is_killed_at_once(tmp_path: Path) -> None:
     engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
-    result = play_game(engine, RandomAgent(seed=5), time_limit=3.0)
-    assert result.reason == "timeout" and result.loser == "black"
-    # The move thread play_game abandoned is still waiting on the engine:
-    # closing must end the process without that thread starting a new one.
-    engine.close()
-    time.sleep(0.5)
+    assert engine._proc is not None
+    pid = engine._proc.pid
+    moved: list[float] = []
+    result = play_game(engine, RandomAgent(seed=5), time_limit=1.0, on_move=lambda m, s: moved.append(time.monotonic()))
+    late = time.monotonic() - moved[-1]  # from the opponent's last move to the verdict
+    assert (result.reason, result.loser) == ("timeout", "black")
+    assert 1.0 <= late < 1.3, late
     assert not engine.alive
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    # The next game starts a fresh engine.
+    again = play_game(RandomAgent(seed=6), engine, time_limit=20.0)
+    assert again.loser == "white" and again.reason == "timeout"
+    engine.close()
+
+
+def test_a_flooding_engine_loses_by_an_error_with_bounded_details(tmp_path: Path) -> None:
+    with fake_engine(tmp_path, "flood", after=1, timeout=20.0) as engine:
+        result = play_game(engine, RandomAgent(seed=7), time_limit=20.0)
+    assert (result.reason, result.loser) == ("error", "black")
+    assert "over 65536 characters" in result.details
+    assert len(result.details) < 20_000
+
+
+def test_engine_start_up_wait_obeys_the_time_limit(tmp_path: Path) -> None:
+    script = tmp_path / "sleepy.py"
+    script.write_text("import time\ntime.sleep(60)\n")
+    t0 = time.monotonic()
+    with pytest.raises(SpecError, match="no reply"):
+        build_player(f"gtp:{sys.executable} {script}", 0, time_limit=1.0)
+    assert time.monotonic() - t0 < 3.0
+
+
+def test_the_engine_dies_with_its_parent_even_after_sigkill() -> None:
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import time\nfrom agents.play.gtp import GTPEngine\n"
+        f"e = GTPEngine({RHINO!r})\nprint(e._proc.pid, flush=True)\ntime.sleep(120)\n"
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)}
+    )
+    try:
+        assert parent.stdout is not None
+        engine = int(parent.stdout.readline())
+        os.kill(engine, 0)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                os.kill(engine, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("gtp-rhino outlived the process that started it")
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
 
 
 def test_engine_joins_from_an_opening_position() -> None:

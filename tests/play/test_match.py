@@ -236,7 +236,8 @@ def test_reset_is_called_and_a_failing_reset_loses() -> None:
     assert "no model file" in result.details
 
 
-def test_no_time_limit_runs_in_the_calling_thread() -> None:
+def test_no_time_limit_still_runs_untimed_players_in_a_worker_thread() -> None:
+    # So that Ctrl-C in the calling thread is seen at once, even during a long search.
     threads: set[str] = set()
 
     class Where(RandomMover):
@@ -245,7 +246,7 @@ def test_no_time_limit_runs_in_the_calling_thread() -> None:
             return super().act(observation)
 
     assert play_game(Where(), Where(), time_limit=None).reason == "end"
-    assert threads == {threading.current_thread().name}
+    assert threads == {"reversi-player-move"}
 
 
 def test_ctrl_c_raises_match_interrupted_with_the_game_so_far() -> None:
@@ -296,6 +297,17 @@ def test_json_round_trip() -> None:
         ('{"winner": "black", "black": "many", "white": 3}', "malformed"),
         ('{"winner": "black", "black": 2, "white": 3, "moves": ["A1"], "times": [0]}', "illegal move A1"),
         ('{"winner": "black", "black": 2, "white": 3, "start": "XO"}', "board text"),
+        # Contradictory records: the discs, the reason, the loser and the winner must agree.
+        ('{"winner": "black", "black": 5, "white": 2, "reason": "quit"}', "the moves end with"),
+        ('{"winner": "black", "black": 2, "white": 2, "reason": "timeout"}', "contradict each other"),
+        ('{"winner": "black", "black": 2, "white": 2, "reason": "quit", "loser": "white"}', "contradict each other"),
+        ('{"winner": "white", "black": 2, "white": 2, "reason": "quit"}', "expected 'draw'"),
+        ('{"winner": "black", "black": 2, "white": 2, "reason": "timeout", "loser": "black"}', "expected 'white'"),
+        ('{"winner": "draw", "black": 2, "white": 2, "reason": "end"}', "not over"),
+        ('{"winner": "draw", "black": 2, "white": 2, "reason": "quit", "moves": ["D3"], "times": [-1]}', "times"),
+        ('{"winner": "draw", "black": 1e400, "white": 2}', "out of range"),
+        ('{"winner": "draw", "black": NaN, "white": 2}', "NaN"),
+        ("[" * 100_000 + "]" * 100_000, "nested"),
     ],
 )
 def test_bad_json_is_a_clear_error(text: str, needle: str) -> None:
@@ -309,6 +321,9 @@ def test_bad_json_is_a_clear_error(text: str, needle: str) -> None:
         ({"time_limit": 0}, ValueError),
         ({"time_limit": -1.0}, ValueError),
         ({"time_limit": "5"}, ValueError),
+        ({"time_limit": float("inf")}, ValueError),
+        ({"time_limit": float("nan")}, ValueError),
+        ({"on_reject": "print"}, TypeError),
         ({"max_illegal": 0}, ValueError),
         ({"max_illegal": 1.5}, ValueError),
         ({"on_move": "print"}, TypeError),
@@ -351,3 +366,33 @@ def test_a_player_calling_sys_exit_just_loses(time_limit: float | None) -> None:
     result = play_game(RandomMover(), Scripted([SystemExit(3)]), time_limit=time_limit)
     assert (result.reason, result.loser) == ("error", "white")
     assert "SystemExit" in result.details
+
+
+def test_an_answer_whose_repr_raises_is_a_malformed_move() -> None:
+    class Cursed:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+        __str__ = __repr__
+
+        def __index__(self) -> int:
+            raise RuntimeError("no index")
+
+    class Hexed:
+        name = "hexed"
+
+        def act(self, observation: dict[str, np.ndarray]) -> object:
+            return Cursed()
+
+    result = play_game(Hexed(), RandomMover(), time_limit=None)
+    assert (result.reason, result.loser) == ("illegal", "black")
+    assert "whose repr raised RuntimeError" in result.details
+
+
+def test_a_tampering_player_loses_with_reason_tamper() -> None:
+    from agents.base import TamperedBoard
+
+    result = play_game(Scripted(["D3", TamperedBoard("E4 was changed")]), RandomMover())
+    assert (result.reason, result.loser, result.winner) == ("tamper", "black", "white")
+    assert "E4 was changed" in result.details and "changing the board" in result.summary()
+    assert GameResult.from_json(result.to_json()) == result

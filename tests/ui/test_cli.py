@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,64 @@ def test_two_programs_play_a_whole_game(tmp_path: Path) -> None:
     assert result.reason == "end" and result.white_name == "alphabeta-1"
     assert done.stdout.count("  A B C D E F G H") == len(result.moves) + 1
     assert "time limit: 60 s per move" in done.stdout
+
+
+def test_a_silent_human_at_a_pipe_loses_on_time() -> None:
+    # stdin is a pipe that stays open and never says anything (`sleep 20 | reversi play ...`).
+    silent = subprocess.Popen(["sleep", "60"], stdout=subprocess.PIPE)
+    proc = subprocess.Popen(
+        reversi("play", "--black", "human", "--white", "random", "--time-limit", "1"),
+        stdin=silent.stdout,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        proc.kill()
+        silent.kill()
+        silent.wait()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "Fatal Python error" not in err
+    assert "black lost on time" in out
+    assert "black (X) [1 s left] move [D3 C4 F5 E6" in out  # the clock at the prompt
+
+
+def test_the_prompt_shows_the_course_clock_by_default() -> None:
+    done = run("play", "--white", "random", stdin="")
+    assert "black (X) [60 s left] move [" in done.stdout
+    assert "time limit: 60 s per move (--time-limit off lifts it)" in done.stdout
+    off = run("play", "--white", "random", "--time-limit", "off", stdin="")
+    assert "s left]" not in off.stdout and "black (X) move [" in off.stdout
+
+
+def test_ctrl_c_during_a_long_search_acts_at_once(tmp_path: Path) -> None:
+    save = tmp_path / "cut.json"
+    session = Session("--black", "mcts:sims=100000000", "--white", "random", "--time-limit", "off", "--save", str(save))
+    session.read_until("legal moves: D3 C4 F5 E6")
+    time.sleep(1.0)  # the search is under way
+    t0 = time.monotonic()
+    session.proc.send_signal(signal.SIGINT)
+    code, err = session.finish()
+    assert code == 130 and "Traceback" not in err
+    assert time.monotonic() - t0 < 5.0
+    assert GameResult.from_json(save.read_text()).reason == "interrupted"
+
+
+def test_each_rejected_try_is_shown_as_it_happens(tmp_path: Path) -> None:
+    player = tmp_path / "stubborn.py"
+    player.write_text(
+        "class Stubborn:\n    name = 'stubborn'\n\n    def act(self, observation):\n        return 'Z9'\n"
+    )
+    save = tmp_path / "g.json"
+    done = run("play", "--black", f"python:{player}:Stubborn", "--white", "random", "--save", str(save))
+    assert done.returncode == 0, done.stderr
+    tried = [line for line in done.stdout.splitlines() if line.startswith("X tried 'Z9': not a square")]
+    lines = [line for line in tried if line.endswith("left")]  # as they happen (the verdict lists them again)
+    assert [line.rsplit(", ", 1)[1] for line in lines] == ["2 tries left", "1 try left", "no tries left"]
+    result = GameResult.from_json(save.read_text())
+    assert result.reason == "illegal" and result.details.count("X tried 'Z9'") == 3
 
 
 @pytest.mark.parametrize(

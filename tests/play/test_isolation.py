@@ -1,0 +1,264 @@
+"""Players in a process of their own: real child processes, real signals, real hogs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.base import MoveTimeout
+from agents.play.isolation import IsolatedPlayer, PlayerStartError, build_player
+from agents.play.match import play_game
+from agents.search.ladder import RandomAgent
+from reversi_env import GameState
+from reversi_env.observation import observe
+
+# A regex with catastrophic backtracking: minutes of C code holding the GIL.
+HOG = """
+import re
+
+class Hog:
+    name = "hog"
+
+    def act(self, observation):
+        re.match(r"(a+)+$", "a" * 40 + "b")
+        return 19
+
+
+def make():
+    return Hog()
+"""
+
+PLAYERS = """
+from agents.base import TamperedBoard
+
+
+class Scripted:
+    def __init__(self, answer):
+        self.name = "scripted"
+        self.answer = answer
+
+    def act(self, observation):
+        return self.answer()
+
+
+class Unprintable:
+    def __repr__(self):
+        raise RuntimeError("no repr for you")
+
+    __str__ = __repr__
+
+
+def bad_repr():
+    return Scripted(Unprintable)
+
+
+def square():
+    return Scripted(lambda: "Z9")
+
+
+def boom():
+    def fail():
+        raise ValueError("boom " + "x" * 100000)
+    return Scripted(fail)
+
+
+def tamper():
+    def fail():
+        raise TamperedBoard("D4 changed from O to X")
+    return Scripted(fail)
+
+
+def exits():
+    def fail():
+        raise SystemExit(3)
+    return Scripted(fail)
+
+
+def printer():
+    def answer():
+        print("19 is my move")  # stdout is the terminal's, not the protocol's
+        return 19
+    return Scripted(answer)
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return str(path)
+
+
+def gone(pid: int, within: float = 2.0) -> bool:
+    """True once process ``pid`` has ended (gone, or a zombie waiting for whoever reaps it)."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return True
+        if stat.rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_player_holding_the_gil_in_c_loses_on_time_and_its_process_is_killed(tmp_path: Path) -> None:
+    hog = IsolatedPlayer(f"python:{write(tmp_path, 'hog.py', HOG)}:make", 0, timeout=1.0)
+    try:
+        hog.wait_ready()  # start-up is not the move
+        pid = hog.pid
+        assert pid is not None
+        t0 = time.monotonic()
+        result = play_game(hog, RandomAgent(seed=1), time_limit=1.0)
+        elapsed = time.monotonic() - t0
+        assert (result.reason, result.loser, result.winner) == ("timeout", "black", "white")
+        assert 1.0 <= elapsed < 1.0 + 1.0, elapsed
+        assert gone(pid)
+        assert not hog.alive
+    finally:
+        hog.close()
+
+
+def test_what_a_late_player_started_is_stopped_with_it(tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    spawner = write(
+        tmp_path,
+        "spawner.py",
+        f"""
+        import subprocess, time
+
+        class Spawner:
+            name = "spawner"
+
+            def act(self, observation):
+                child = subprocess.Popen(["sleep", "600"])
+                open({str(pidfile)!r}, "w").write(str(child.pid))
+                time.sleep(600)
+        """,
+    )
+    result = play_game(f"python:{spawner}:Spawner", "random", time_limit=1.0)
+    assert (result.reason, result.loser) == ("timeout", "black")
+    assert gone(int(pidfile.read_text()))
+
+
+def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> None:
+    path = write(tmp_path, "players.py", PLAYERS)
+    player = IsolatedPlayer(f"python:{path}:printer", 0, timeout=5.0)
+    try:
+        player.wait_ready()
+        first = player.pid
+        with pytest.raises(MoveTimeout):
+            player.act_timed(observe(GameState.initial(), 0), 0.0)
+        assert first is not None and gone(first)
+        player.reset()  # a new game: a new process
+        assert player.pid not in (None, first)
+        assert player.act_timed(observe(GameState.initial(), 0), 5.0) == 19
+    finally:
+        player.close()
+
+
+@pytest.mark.parametrize(
+    ("factory", "reason", "needle"),
+    [
+        ("square", "illegal", "X tried 'Z9': not a square"),
+        ("bad_repr", "illegal", "whose repr raised RuntimeError"),
+        ("boom", "error", "ValueError: boom"),
+        ("tamper", "tamper", "D4 changed from O to X"),
+        ("exits", "error", "SystemExit: 3"),
+    ],
+)
+def test_what_a_child_player_does_is_reported_faithfully(
+    tmp_path: Path, factory: str, reason: str, needle: str
+) -> None:
+    spec = f"python:{write(tmp_path, 'players.py', PLAYERS)}:{factory}"
+    rejected: list[str] = []
+    result = play_game(spec, "random", time_limit=30.0, on_reject=lambda player, text: rejected.append(text))
+    assert (result.reason, result.loser) == (reason, "black")
+    assert needle in result.details
+    assert len(result.details) < 20_000  # a 100 kB error message is cut
+    if reason == "illegal":
+        assert [t.endswith(("2 tries left", "1 try left", "no tries left")) for t in rejected] == [True] * 3
+
+
+def test_a_player_that_cannot_load_is_one_clear_error(tmp_path: Path) -> None:
+    broken = write(tmp_path, "broken.py", "import no_such_module_here\n")
+    player = build_player(f"python:{broken}:make", 0, time_limit=10.0)
+    try:
+        with pytest.raises(PlayerStartError, match="No module named 'no_such_module_here'"):
+            player.wait_ready()
+    finally:
+        player.close()
+    result = play_game("random", f"python:{broken}:make", time_limit=10.0)
+    assert (result.reason, result.loser) == ("error", "white")
+    assert "no_such_module_here" in result.details
+
+
+def test_a_player_whose_module_loads_forever_loses_on_time(tmp_path: Path) -> None:
+    slow = write(tmp_path, "slow.py", "import time\ntime.sleep(60)\nmake = object\n")
+    result = play_game(f"python:{slow}:make", "random", time_limit=1.0)
+    assert (result.reason, result.loser) == ("timeout", "black")
+
+
+def test_a_classic_player_runs_isolated_under_a_time_limit(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "course.py",
+        """
+        import re
+
+        class AIPlayer:
+            def __init__(self, color):
+                self.color = color
+                self.calls = 0
+
+            def get_move(self, board):
+                self.calls += 1
+                if self.calls == 2:
+                    re.match(r"(a+)+$", "a" * 40 + "b")
+                return list(board.get_legal_actions(self.color))[0]
+        """,
+    )
+    player = build_player(f"classic:{path}:AIPlayer", 1, time_limit=2.0)
+    assert isinstance(player, IsolatedPlayer)
+    try:
+        result = play_game("greedy", player, time_limit=2.0)
+    finally:
+        player.close()
+    assert (result.reason, result.loser, len(result.moves)) == ("timeout", "white", 3)
+
+
+def test_the_player_process_dies_with_its_parent_even_after_sigkill(tmp_path: Path) -> None:
+    path = write(tmp_path, "players.py", PLAYERS)
+    root = Path(__file__).resolve().parents[2]
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from agents.play.isolation import IsolatedPlayer\n"
+            f"p = IsolatedPlayer('python:{path}:printer', 0)\n"
+            "p.wait_ready()\n"
+            "print(p.pid, flush=True)\n"
+            "time.sleep(120)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    try:
+        assert parent.stdout is not None
+        child = int(parent.stdout.readline())
+        os.kill(child, 0)  # alive while its parent lives
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        assert gone(child, within=5.0)
+    finally:
+        parent.kill()
+        parent.wait(timeout=10)
