@@ -37,6 +37,11 @@ class QuitGame(Exception):  # noqa: N818 - a signal, not an error: "raise QuitGa
     """
 
 
+class BoardTampered(Exception):  # noqa: N818 - a signal like QuitGame: "raise BoardTampered"
+    """Raised when a player changed the board it was shown during its turn (a
+    course player editing the board it receives): it loses, reason "tamper"."""
+
+
 def reset_agent(agent: object) -> None:
     """Call ``agent.reset()`` if it has one: agents may keep per-game state."""
     reset = getattr(agent, "reset", None)

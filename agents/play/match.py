@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, QuitGame
+from agents.base import Agent, BoardTampered, QuitGame
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
 from reversi_env.errors import InvalidMoveError
@@ -41,9 +41,10 @@ from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
 
-REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted")
+REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted", "tamper")
 """Why a game ended: played out, a player's timeout, illegal moves or
-exception, a player's quit, or Ctrl-C (``MatchInterrupted``)."""
+exception, a player's quit, Ctrl-C (``MatchInterrupted``), or a player who
+changed the board it was shown (``BoardTampered``)."""
 
 TRANSCRIPT_PASS = "--"
 """How a pass is written in a transcript (every move takes two characters)."""
@@ -155,6 +156,7 @@ class GameResult:
             "error": f"{self.loser} lost by an error",
             "quit": (self.details.splitlines() or ["a player quit"])[-1],
             "interrupted": "interrupted",
+            "tamper": f"{self.loser} lost by changing the board",
         }
         return line if self.reason == "end" else f"{line}; {how[self.reason]}"
 
@@ -399,6 +401,8 @@ def play_game(
                         return finish("timeout", mover, f"{who} took over {time_limit} s for move {len(moves) + 1}")
                     if out.kind == "raised" and isinstance(out.error, QuitGame):
                         return finish("quit", None, f"{who} quit" + (f": {out.error}" if str(out.error) else ""))
+                    if out.kind == "raised" and isinstance(out.error, BoardTampered):
+                        return finish("tamper", mover, f"{who} changed the board at move {len(moves) + 1}: {out.error}")
                     if out.kind == "raised" and not isinstance(out.error, InvalidMoveError):
                         return finish("error", mover, f"{who} raised at move {len(moves) + 1}:\n{out.trace}")
                     try:

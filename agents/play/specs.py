@@ -7,7 +7,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``level:3``                                rung 3 of the graded ladder
-``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
+``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
+                                           ``iters=N`` is the course's word for
+                                           ``sims``, ``c=1.4`` the exploration constant
 ``classic:path/to/file.py:ClassName``      a classic course player class, built with
                                            "X" or "O"; ``:ClassName`` may be left out
                                            when the file has one ``get_move`` class
@@ -34,13 +36,13 @@ from types import ModuleType
 from typing import Any
 
 from agents.base import Agent
-from agents.play import classic
+from agents.play import course
 from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
     "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
-    "mcts:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+    "mcts:sims=N (or iters=N), mcts:c=1.4, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
 
@@ -52,9 +54,11 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "positional": (("seed",), None),
     "alphabeta": (("depth", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "seed"), None),
+    "mcts": (("time", "sims", "iters", "c", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters")
+_SYNONYMS = {"iters": "sims"}
+"""Option names that mean another: the course says ``iters`` for simulations."""
 
 
 class SpecError(ValueError):
@@ -117,11 +121,12 @@ class PlayerSpec:
                 raise SpecError(f"{self.text!r}: say which level, e.g. 'level:3'")
             return ladder_agent(int(o["level"]), seed=seed)
         if self.kind == "mcts":
-            from agents.search.mcts import MCTSAgent
+            from agents.search.mcts import DEFAULT_C, MCTSAgent
 
+            c = float(o.get("c", DEFAULT_C))
             if "sims" in o:
-                return MCTSAgent(simulations=int(o["sims"]), seed=seed)
-            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed)
+                return MCTSAgent(simulations=int(o["sims"]), seed=seed, c=c)
+            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed, c=c)
         if self.kind == "classic":
             assert seat is not None
             player_class = load_classic_class(self.target, self.attribute or None)
@@ -178,11 +183,13 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
         if key not in allowed:
             known = ", ".join(allowed) if allowed else "none"
             raise SpecError(f"{text!r}: unknown option {key!r} for {kind} (known: {known})")
+        number = _number(text, key, value)
+        key = _SYNONYMS.get(key, key)
         if key in options:
             raise SpecError(f"{text!r}: option {key!r} given twice")
-        options[key] = _number(text, key, value)
+        options[key] = number
     if "time" in options and "sims" in options:
-        raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N, not both")
+        raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N (iters=N), not both")
     return options
 
 
@@ -217,9 +224,9 @@ def load_file_module(path: str) -> ModuleType:
     """Import a Python file as a module of its own.
 
     Its directory is on ``sys.path`` while it loads, so its sibling modules
-    import; the module name ``board`` is the classic ``Board`` facade unless a
-    ``board`` module is already loaded, so course files doing ``from board
-    import Board`` run unchanged.
+    import; it loads inside ``course.loading()``, so course files doing
+    ``from board import Board`` / ``from game import Game`` get the course
+    framework, and a game such a file plays at module level does not start.
     """
     file = Path(path).expanduser()
     if not file.is_file():
@@ -228,7 +235,6 @@ def load_file_module(path: str) -> ModuleType:
     name = f"_reversi_player_{file.stem}_{abs(hash(str(file))):x}"
     if name in sys.modules:
         return sys.modules[name]
-    classic.register_board_module()
     module_spec = importlib.util.spec_from_file_location(name, file)
     if module_spec is None or module_spec.loader is None:
         raise SpecError(f"cannot import {str(file)!r} as a Python module")
@@ -236,7 +242,8 @@ def load_file_module(path: str) -> ModuleType:
     sys.modules[name] = module
     sys.path.insert(0, str(file.parent))
     try:
-        module_spec.loader.exec_module(module)
+        with course.loading():
+            module_spec.loader.exec_module(module)
     except Exception as e:
         del sys.modules[name]
         raise SpecError(f"{str(file)!r} failed to load: {type(e).__name__}: {e}") from e
