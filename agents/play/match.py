@@ -41,10 +41,11 @@ from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
 
-REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted", "tamper")
+REASONS = ("end", "timeout", "illegal", "error", "quit", "interrupted", "tamper", "resign")
 """Why a game ended: played out, a player's timeout, illegal moves or
-exception, a player's quit, Ctrl-C (``MatchInterrupted``), or a player who
-changed the board it was shown (``BoardTampered``)."""
+exception, a player's quit, Ctrl-C (``MatchInterrupted``), a player who
+changed the board it was shown (``BoardTampered``), or a player who resigned
+(a person at the terminal or in the window; a record read from GGF)."""
 
 TRANSCRIPT_PASS = "--"
 """How a pass is written in a transcript (every move takes two characters)."""
@@ -157,6 +158,7 @@ class GameResult:
             "quit": (self.details.splitlines() or ["a player quit"])[-1],
             "interrupted": "interrupted",
             "tamper": f"{self.loser} lost by changing the board",
+            "resign": f"{self.loser} resigned",
         }
         return line if self.reason == "end" else f"{line}; {how[self.reason]}"
 
