@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ def test_a_transcript_reads_from_the_start_in_any_case_and_spacing() -> None:
 def test_transcripts_leave_passes_out_and_reading_puts_them_back() -> None:
     for seed in range(40):
         states = random_game(seed)
-        actions = [next(a for a in s.legal_actions() if s.apply(a) == t) for s, t in zip(states, states[1:])]
+        actions = [next(a for a in s.legal_actions() if s.apply(a) == t) for s, t in itertools.pairwise(states)]
         moves = [action_name(a) for a in actions]
         text = write_transcript(moves)
         assert "pass" not in text and len(text) == 2 * sum(a != PASS for a in actions)
