@@ -8,28 +8,37 @@ write the record, 2 for a bad command line or player spec, 130 after Ctrl-C
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from agents.base import QuitGame, reset_agent
+from agents.play.human import HumanPlayer
 from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.play.records import RecordError, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError, parse_spec
 from agents.ui.options import player_spec, positive_float
 from reversi_env.notation import action_name
+from reversi_env.observation import Observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
 
 PLAY_EPILOG = f"""\
 player specs: {SPEC_HELP}
 
 At your turn type a square (D3 or d3), "hint" for an MCTS suggestion, "help",
-or Q to quit (the game is then scored by the discs on the board). A forced
-pass is played for you. End of input or Ctrl-C ends the game cleanly.
+"undo" to take back your last move, "resign", or Q to quit (the game is then
+scored by the discs on the board). A forced pass is played for you. End of
+input or Ctrl-C ends the game cleanly.
 
 examples:
   reversi play --black human --white mcts --time 5
   reversi play --black alphabeta:4 --white mcts:sims=5000 --save game.json
   reversi play --black classic:my_player.py:AIPlayer --white random
+  reversi play --load game.json                     resume a saved game
+  reversi play --start f5d6c3 --white mcts:c=1.4,iters=50
+  reversi play --save game.ggf                      save as GGF (.txt: a transcript, else JSON)
 """
 
 
@@ -75,6 +84,86 @@ class TerminalDisplay:
         self.show(state)
 
 
+class NarratedAgent:
+    """A searching agent at the terminal: says it is thinking, and after its
+    move what its search found (simulations, time, expected result), read
+    from the agent's ``last_result`` (``MCTSAgent`` keeps its SearchResult there)."""
+
+    def __init__(self, agent: Any, label: str, write: Callable[[str], object] = print) -> None:
+        """``label`` names the player in the lines, e.g. "X (mcts)"."""
+        self.agent = agent
+        self.label = label
+        self.write = write
+        self.name = str(getattr(agent, "name", type(agent).__name__))
+
+    def act(self, observation: Observation) -> int:
+        """The agent's move, announced and explained."""
+        self.write(f"{self.label} thinking...")
+        action = int(self.agent.act(observation))
+        found = getattr(self.agent, "last_result", None)
+        if found is not None:
+            self.write(f"{self.label}: {describe_search(found)}")
+        return action
+
+    def reset(self) -> None:
+        """The agent's ``reset``, if it has one."""
+        reset_agent(self.agent)
+
+
+def describe_search(found: Any) -> str:
+    """One line about a SearchResult: simulations, time and the expected result
+    for the player who moved (+1 a win, -1 a loss)."""
+    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
+    if found.proven is not None:
+        exact = "" if found.disc_difference is None else f" by {abs(found.disc_difference)} discs"
+        return f"{line}, a proven {found.proven}{exact}"
+    return f"{line}, expected result {found.value:+.2f} (+1 a win, -1 a loss)"
+
+
+class TurnRequests:
+    """Catches a person's "undo" and "resign" before ``HumanPlayer`` reads the
+    line: either ends the current ``play_game`` (as a quit) and is remembered
+    here, so ``play_command`` takes the move back or scores the resignation."""
+
+    WORDS = ("undo", "resign")
+
+    def __init__(self) -> None:
+        """Nothing asked yet."""
+        self.asked: str | None = None
+        self.by = 0
+
+    def reader(self, read: Callable[[str], str], color: int) -> Callable[[str], str]:
+        """``read`` for the person playing ``color``, with the two words caught."""
+
+        def read_line(prompt: str) -> str:
+            line = read(prompt)
+            if line.strip().lower() in self.WORDS:
+                self.asked, self.by = line.strip().lower(), color
+                raise QuitGame(self.asked)
+            return line
+
+        return read_line
+
+    def take(self) -> tuple[str | None, int]:
+        """What was asked (None: nothing) and by whom; forgets it."""
+        asked, self.asked = self.asked, None
+        return asked, self.by
+
+
+def _joined(origin: GameState | None, moves: list[str], times: list[float], part: GameResult) -> GameResult:
+    """The whole game: the moves before ``part`` (played from ``origin``) and ``part``."""
+    start = None if origin is None else origin.compact()
+    return dataclasses.replace(part, moves=[*moves, *part.moves], times=[*times, *part.times], start=start)
+
+
+def _taken_back(game: GameResult, color: int) -> int:
+    """How many plies stay when ``color`` takes back its last move (all if it has none)."""
+    for ply in range(len(game.moves) - 1, -1, -1):
+        if game.mover(ply) == color and game.moves[ply] != "PASS":
+            return ply
+    return len(game.moves)
+
+
 def _close(players: list[object]) -> None:
     for p in players:
         close = getattr(p, "close", None)  # external engines end their process
@@ -92,12 +181,26 @@ def _finish(result: GameResult, save: str | None) -> int:
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
     if save:
         try:
-            Path(save).write_text(result.to_json(indent=2) + "\n")
+            write_record(result, save)
         except OSError as e:
             print(f"reversi play: cannot save the game to {save}: {e}", file=sys.stderr)
             return 1
         print(f"saved to {save}")
     return 0
+
+
+def _opening(args: argparse.Namespace) -> tuple[GameState | None, list[str], list[float]]:
+    """Where the game starts (--start) or resumes (--load): the first
+    position (None: the standard start) and the moves already played.
+    Raises RecordError for a bad --start or --load."""
+    if args.load:
+        record = load_record(args.load)
+        if record.final_state().is_terminal():
+            raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
+        return (None if record.start is None else record.start_state()), list(record.moves), list(record.times)
+    if args.start is not None:
+        return parse_start(args.start), [], []
+    return None, [], []
 
 
 def play_command(args: argparse.Namespace) -> int:
@@ -106,10 +209,21 @@ def play_command(args: argparse.Namespace) -> int:
     if args.save and not Path(args.save).expanduser().resolve().parent.is_dir():
         print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
         return 2
+    try:
+        origin, moves, times = _opening(args)
+    except RecordError as e:
+        print(f"reversi play: error: {e}", file=sys.stderr)
+        return 2
+    requests = TurnRequests()
     players: list[object] = []
     try:
         for color, spec in enumerate(specs):
-            players.append(parse_spec(spec).build(color, seed=args.seed, default_time=args.time))
+            player: Any = parse_spec(spec).build(color, seed=args.seed, default_time=args.time)
+            if isinstance(player, HumanPlayer):
+                player.read = requests.reader(player.read, color)
+            elif hasattr(player, "last_result"):
+                player = NarratedAgent(player, f"{PLAYER_SYMBOLS[color]} ({spec})")
+            players.append(player)
     except SpecError as e:
         _close(players)
         print(f"reversi play: error: {e}", file=sys.stderr)
@@ -120,18 +234,52 @@ def play_command(args: argparse.Namespace) -> int:
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
     if time_limit is not None:
         print(f"time limit: {time_limit:g} s per move")
-    display.show(GameState.initial())
+    if has_human:
+        print('type "undo" to take back your last move, "resign" to resign')
     try:
-        result = play_game(
-            players[0], players[1], time_limit=time_limit, max_illegal=args.max_illegal, on_move=display.on_move
-        )
+        while True:
+            state = GameState.initial() if origin is None else origin
+            first = state.player
+            for move in moves:
+                state = state.apply(move)
+            for side in (0, 1):  # the clocks of the moves already played
+                display.total[side] = sum(t for i, t in enumerate(times) if (first + i) % 2 == side)
+            display.show(state)
+            part = play_game(
+                players[0],
+                players[1],
+                time_limit=time_limit,
+                max_illegal=args.max_illegal,
+                on_move=display.on_move,
+                start=state,
+            )
+            game = _joined(origin, moves, times, part)
+            asked, by = requests.take()
+            if asked == "resign":
+                who = f"{PLAYER_NAMES[by]} ({specs[by]})"
+                game = dataclasses.replace(
+                    game,
+                    reason="resign",
+                    loser=PLAYER_NAMES[by],
+                    winner=PLAYER_NAMES[1 - by],
+                    details=f"{who} resigned",
+                )
+            if asked != "undo":
+                break
+            keep = _taken_back(game, by)
+            taken = len(game.moves) - keep
+            display.last = [0.0, 0.0]
+            display.last_move = f"took back {taken} move(s)" if taken else "nothing to take back yet"
+            moves, times = game.moves[:keep], game.times[:keep]
+            while moves and moves[-1] == "PASS":  # a forced pass is replayed by the runner
+                moves, times = moves[:-1], times[:-1]
     except MatchInterrupted as e:
         print("\ninterrupted")
-        _finish(e.result, args.save)
+        _finish(_joined(origin, moves, times, e.result), args.save)
         return 130
     finally:
         _close(players)
-    return _finish(result, args.save)
+    return _finish(game, args.save)
 
 
 def gui_command(args: argparse.Namespace) -> int:
@@ -175,7 +323,18 @@ def register(sub: Any) -> None:
     )
     play.add_argument("--max-illegal", type=int, default=3, metavar="N", help="illegal moves at one turn that lose")
     play.add_argument("--seed", type=int, default=None, help="seed for the agents that take one")
-    play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
+    play.add_argument(
+        "--save", metavar="FILE", help="write the game record: FILE.ggf as GGF, FILE.txt a transcript, else JSON"
+    )
+    opening = play.add_mutually_exclusive_group()
+    opening.add_argument(
+        "--load", metavar="FILE", help="resume the game saved in FILE (JSON, GGF or a transcript) with these players"
+    )
+    opening.add_argument(
+        "--start",
+        metavar="POSITION",
+        help="start from a transcript (f5d6c3) or a board: 64 characters X/O/. from A1 to H8, then X or O to move",
+    )
     play.set_defaults(func=play_command)
 
     gui = sub.add_parser("gui", help="play in a window", description="Play against an AI in a window (pygame).")
