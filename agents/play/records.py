@@ -82,7 +82,7 @@ def write_transcript(moves: list[str]) -> str:
 def from_transcript(text: str, start: GameState | None = None) -> GameResult:
     """A record of the transcript's moves (no names, no times)."""
     actions = parse_transcript(text, start)
-    return _record([action_name(a) for a in actions], [0.0] * len(actions), start)
+    return record([action_name(a) for a in actions], [0.0] * len(actions), start)
 
 
 def parse_start(text: str) -> GameState:
@@ -179,7 +179,7 @@ def from_ggf(text: str) -> GameResult:
         state = state.apply(action)
         moves.append(action_name(action))
         times.append(seconds)
-    result = _record(moves, times, start if "BO" in fields else None)
+    result = record(moves, times, start if "BO" in fields else None)
     result.black_name = fields.get("PB", "black")
     result.white_name = fields.get("PW", "white")
     flag = fields.get("RE", "").partition(":")[2]
@@ -212,8 +212,9 @@ def _ggf_loser(result: str) -> int:
 # -- one record from any of them ---------------------------------------------------------
 
 
-def _record(moves: list[str], times: list[float], start: GameState | None) -> GameResult:
-    """A record whose result is read off the final position (unfinished if it is not over)."""
+def record(moves: list[str], times: list[float], start: GameState | None = None) -> GameResult:
+    """A record of ``moves`` (with their ``times``) from ``start``, its result
+    read off the final position; reason "end" if the game is over, else UNFINISHED."""
     state = GameState.initial() if start is None else start
     for m in moves:
         state = state.apply(m)
