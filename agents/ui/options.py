@@ -19,6 +19,13 @@ def positive_float(text: str) -> float:
     return value
 
 
+def seconds_or_off(text: str) -> float | None:
+    """A time limit: a positive number of seconds, or "off" (None: no limit)."""
+    if text.strip().lower() in ("off", "none", "no"):
+        return None
+    return positive_float(text)
+
+
 def positive_int(text: str) -> int:
     """A whole number >= 1."""
     try:

@@ -19,7 +19,7 @@ from agents.play.human import HumanPlayer
 from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.records import RecordError, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError, parse_spec
-from agents.ui.options import player_spec, positive_float
+from agents.ui.options import player_spec, positive_float, seconds_or_off
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
@@ -287,10 +287,25 @@ def gui_command(args: argparse.Namespace) -> int:
     from agents.ui.gui import GuiApp
 
     try:
-        app = GuiApp(ai=args.ai, human=args.human, seed=args.seed)
-    except ValueError as e:
+        start = None if args.start is None else parse_start(args.start)
+        if args.load:
+            load_record(args.load)  # a bad file is one line here, before the window opens
+        app = GuiApp(
+            ai=args.ai,
+            human=args.human,
+            seed=args.seed,
+            start=start,
+            mode=args.mode,
+            time_limit=args.time_limit,
+            max_illegal=args.max_illegal,
+            save_path=args.load or args.save,
+        )
+    except (ValueError, RecordError) as e:
         print(f"reversi gui: error: {e}", file=sys.stderr)
         return 2
+    if args.load:
+        app.load()
+        app.save_path = Path(args.save)
     return app.run()
 
 
@@ -337,8 +352,30 @@ def register(sub: Any) -> None:
     )
     play.set_defaults(func=play_command)
 
-    gui = sub.add_parser("gui", help="play in a window", description="Play against an AI in a window (pygame).")
+    gui = sub.add_parser(
+        "gui", help="play in a window", description="Play in a window (pygame) under the tournament rules."
+    )
     gui.add_argument("--ai", default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)")
     gui.add_argument("--human", choices=("black", "white"), default="black", help="your colour (default black)")
+    gui.add_argument(
+        "--mode",
+        choices=("ai", "humans", "demo"),
+        default="ai",
+        help="you against the AI (default), two people, or the AI against itself",
+    )
+    gui.add_argument(
+        "--time-limit",
+        type=seconds_or_off,
+        default=60.0,
+        metavar="SECONDS",
+        help="a move slower than this loses, people too (default 60; 'off' for none)",
+    )
+    gui.add_argument("--max-illegal", type=int, default=3, metavar="N", help="illegal AI moves at one turn that lose")
     gui.add_argument("--seed", type=int, default=None, help="seed for the AI")
+    gui.add_argument(
+        "--save", default="reversi-game.json", metavar="FILE", help="where Save writes (default reversi-game.json)"
+    )
+    gui_opening = gui.add_mutually_exclusive_group()
+    gui_opening.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
+    gui_opening.add_argument("--start", metavar="POSITION", help="start from a transcript or a board (see play)")
     gui.set_defaults(func=gui_command)

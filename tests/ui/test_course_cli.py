@@ -188,3 +188,26 @@ def test_mcts_says_it_is_thinking_and_what_it_found() -> None:
     found = lines[thinking[0] + 1]
     assert found.startswith("X (mcts:c=1.4,iters=50,seed=1): 50 simulations in ")
     assert "expected result" in found or "proven" in found
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["gui", "--time-limit", "soon"], "must be a number"),
+        (["gui", "--mode", "chess"], "invalid choice"),
+        (["gui", "--start", "f5f5"], "not legal"),
+        (["gui", "--load", "/no/such/game.json"], "cannot read"),
+        (["play", "--load", "/no/such/game.json"], "cannot read"),
+        (["play", "--start", "f5", "--load", "x.json"], "not allowed with"),
+    ],
+)
+def test_bad_gui_and_record_options_exit_2_with_one_line(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = e.code  # type: ignore[assignment]
+    assert status == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err

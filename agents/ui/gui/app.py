@@ -371,7 +371,7 @@ class GuiApp:
         labels = [
             ("new", "New game (N)"),
             ("undo", "Undo (U)"),
-            ("mode", MODES[self.mode]),
+            ("mode", f"{MODES[self.mode]} (M)"),
             ("swap", "Swap colours (S)"),
             ("ai", f"AI: {name} (A)"),
             ("resign", "Resign (R)"),
