@@ -187,6 +187,7 @@ class GameFlow:
         self.start = game.start_state()
         self.history = [Snapshot(self.start)]
         self.result = None
+        self._after_move("")  # a pass forced at the start
         for ply, (move, seconds) in enumerate(zip(game.moves, game.times, strict=True)):
             if len(self.history[-1].moves) > ply:
                 continue  # a forced pass, played by _after_move already
