@@ -210,13 +210,18 @@ print("MOVES", " ".join(app.history[-1].moves), "AI", app.ai_spec)
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
-    display = ":99"
-    server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+    # -displayfd: Xvfb picks a free display and writes its number, so parallel runs do not collide.
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+    )
+    os.close(write_end)
     try:
-        deadline = time.monotonic() + 20
-        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
-            assert server.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
+        with os.fdopen(read_end) as numbers:
+            number = numbers.readline().strip()
+        assert number.isdigit(), f"Xvfb did not start (exit {server.poll()})"
+        display = f":{number}"
         shot = tmp_path / "gui.png"
         env = {**os.environ, "DISPLAY": display, "SDL_VIDEODRIVER": "x11", "PYTHONPATH": str(REPO_ROOT)}
         done = subprocess.run(
@@ -224,7 +229,7 @@ def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         moves = done.stdout.split("MOVES ")[1].split()
-        assert moves[0] == "F5" and len(moves) >= 3 and moves[-2:] == ["AI", "random"]  # the AI answered
+        assert moves[0] == "F5" and len(moves) >= 4 and moves[-2:] == ["AI", "random"]  # the AI answered
         image = pygame.image.load(str(shot))
         assert image.get_size() == WINDOW_SIZE
         x, y, w, h = square_rect(parse_square("A1"), size=BOARD_SIZE)
