@@ -150,12 +150,6 @@ class TurnRequests:
         return asked, self.by
 
 
-def _joined(origin: GameState | None, moves: list[str], times: list[float], part: GameResult) -> GameResult:
-    """The whole game: the moves before ``part`` (played from ``origin``) and ``part``."""
-    start = None if origin is None else origin.compact()
-    return dataclasses.replace(part, moves=[*moves, *part.moves], times=[*times, *part.times], start=start)
-
-
 def _taken_back(game: GameResult, color: int) -> int:
     """How many plies stay when ``color`` takes back its last move (all if it has none)."""
     for ply in range(len(game.moves) - 1, -1, -1):
@@ -189,18 +183,86 @@ def _finish(result: GameResult, save: str | None) -> int:
     return 0
 
 
-def _opening(args: argparse.Namespace) -> tuple[GameState | None, list[str], list[float]]:
-    """Where the game starts (--start) or resumes (--load): the first
-    position (None: the standard start) and the moves already played.
-    Raises RecordError for a bad --start or --load."""
-    if args.load:
-        record = load_record(args.load)
-        if record.final_state().is_terminal():
-            raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
-        return (None if record.start is None else record.start_state()), list(record.moves), list(record.times)
-    if args.start is not None:
-        return parse_start(args.start), [], []
-    return None, [], []
+@dataclasses.dataclass
+class Opening:
+    """Where a game starts (--start) or resumes (--load): the first position
+    (None: the standard start) and the moves already played, with their times."""
+
+    origin: GameState | None = None
+    moves: list[str] = dataclasses.field(default_factory=list)
+    times: list[float] = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Opening:
+        """The opening --load or --start asks for; RecordError if it is bad."""
+        if getattr(args, "load", None):
+            record = load_record(args.load)
+            if record.final_state().is_terminal():
+                raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
+            return cls(None if record.start is None else record.start_state(), list(record.moves), list(record.times))
+        if getattr(args, "start", None) is not None:
+            return cls(parse_start(args.start))
+        return cls()
+
+    def state(self) -> GameState:
+        """The position after the moves already played."""
+        state = GameState.initial() if self.origin is None else self.origin
+        for move in self.moves:
+            state = state.apply(move)
+        return state
+
+    def joined(self, part: GameResult) -> GameResult:
+        """The whole game: these moves, then ``part`` (played from ``state()``)."""
+        start = None if self.origin is None else self.origin.compact()
+        return dataclasses.replace(
+            part, moves=[*self.moves, *part.moves], times=[*self.times, *part.times], start=start
+        )
+
+
+def terminal_player(player: Any, color: int, spec: str, requests: TurnRequests) -> Any:
+    """A built player as the terminal runs it: a person's lines go through
+    ``requests`` (undo, resign), a searching agent is narrated."""
+    if isinstance(player, HumanPlayer):
+        player.read = requests.reader(player.read, color)
+        return player
+    if hasattr(player, "last_result"):
+        return NarratedAgent(player, f"{PLAYER_SYMBOLS[color]} ({spec})")
+    return player
+
+
+def play_session(
+    players: list[Any], opening: Opening, requests: TurnRequests, display: TerminalDisplay, **rules: Any
+) -> GameResult:
+    """``play_game`` from the opening, again after each undo, until the game
+    ends or a person resigns; the whole game's record. ``rules`` go to
+    ``play_game``; Ctrl-C raises MatchInterrupted carrying the whole game."""
+    if any(isinstance(p, HumanPlayer) for p in players):
+        print('type "undo" to take back your last move, "resign" to resign')
+    while True:
+        state = opening.state()
+        first = (GameState.initial() if opening.origin is None else opening.origin).player
+        for side in (0, 1):  # the clocks of the moves already played
+            display.total[side] = sum(t for i, t in enumerate(opening.times) if (first + i) % 2 == side)
+        display.show(state)
+        try:
+            part = play_game(players[0], players[1], on_move=display.on_move, start=state, **rules)
+        except MatchInterrupted as e:
+            raise MatchInterrupted(opening.joined(e.result)) from e
+        game = opening.joined(part)
+        asked, by = requests.take()
+        if asked == "resign":
+            loser, winner = PLAYER_NAMES[by], PLAYER_NAMES[1 - by]
+            details = f"{loser} ({display.names[by]}) resigned"
+            return dataclasses.replace(game, reason="resign", loser=loser, winner=winner, details=details)
+        if asked != "undo":
+            return game
+        keep = _taken_back(game, by)
+        taken = len(game.moves) - keep
+        display.last = [0.0, 0.0]
+        display.last_move = f"took back {taken} move(s)" if taken else "nothing to take back yet"
+        while keep and game.moves[keep - 1] == "PASS":  # a forced pass is replayed by the runner
+            keep -= 1
+        opening = Opening(opening.origin, game.moves[:keep], game.times[:keep])
 
 
 def play_command(args: argparse.Namespace) -> int:
@@ -210,7 +272,7 @@ def play_command(args: argparse.Namespace) -> int:
         print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
         return 2
     try:
-        origin, moves, times = _opening(args)
+        opening = Opening.from_args(args)
     except RecordError as e:
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2
@@ -218,12 +280,8 @@ def play_command(args: argparse.Namespace) -> int:
     players: list[object] = []
     try:
         for color, spec in enumerate(specs):
-            player: Any = parse_spec(spec).build(color, seed=args.seed, default_time=args.time)
-            if isinstance(player, HumanPlayer):
-                player.read = requests.reader(player.read, color)
-            elif hasattr(player, "last_result"):
-                player = NarratedAgent(player, f"{PLAYER_SYMBOLS[color]} ({spec})")
-            players.append(player)
+            player = parse_spec(spec).build(color, seed=args.seed, default_time=args.time)
+            players.append(terminal_player(player, color, spec, requests))
     except SpecError as e:
         _close(players)
         print(f"reversi play: error: {e}", file=sys.stderr)
@@ -234,52 +292,15 @@ def play_command(args: argparse.Namespace) -> int:
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
     if time_limit is not None:
         print(f"time limit: {time_limit:g} s per move")
-    if has_human:
-        print('type "undo" to take back your last move, "resign" to resign')
     try:
-        while True:
-            state = GameState.initial() if origin is None else origin
-            first = state.player
-            for move in moves:
-                state = state.apply(move)
-            for side in (0, 1):  # the clocks of the moves already played
-                display.total[side] = sum(t for i, t in enumerate(times) if (first + i) % 2 == side)
-            display.show(state)
-            part = play_game(
-                players[0],
-                players[1],
-                time_limit=time_limit,
-                max_illegal=args.max_illegal,
-                on_move=display.on_move,
-                start=state,
-            )
-            game = _joined(origin, moves, times, part)
-            asked, by = requests.take()
-            if asked == "resign":
-                who = f"{PLAYER_NAMES[by]} ({specs[by]})"
-                game = dataclasses.replace(
-                    game,
-                    reason="resign",
-                    loser=PLAYER_NAMES[by],
-                    winner=PLAYER_NAMES[1 - by],
-                    details=f"{who} resigned",
-                )
-            if asked != "undo":
-                break
-            keep = _taken_back(game, by)
-            taken = len(game.moves) - keep
-            display.last = [0.0, 0.0]
-            display.last_move = f"took back {taken} move(s)" if taken else "nothing to take back yet"
-            moves, times = game.moves[:keep], game.times[:keep]
-            while moves and moves[-1] == "PASS":  # a forced pass is replayed by the runner
-                moves, times = moves[:-1], times[:-1]
+        result = play_session(players, opening, requests, display, time_limit=time_limit, max_illegal=args.max_illegal)
     except MatchInterrupted as e:
         print("\ninterrupted")
-        _finish(_joined(origin, moves, times, e.result), args.save)
+        _finish(e.result, args.save)
         return 130
     finally:
         _close(players)
-    return _finish(game, args.save)
+    return _finish(result, args.save)
 
 
 def gui_command(args: argparse.Namespace) -> int:
