@@ -135,7 +135,7 @@ class GuiApp:
     def _players_changed(self, message: str) -> None:
         self.worker.forget()
         self.flow.names = ["human" if self.is_human(c) else self.ai_spec for c in (0, 1)]
-        self.flow._restart_clock()
+        self.flow.restart_clock()
         self.message = message
 
     # -- the buttons -----------------------------------------------------------------

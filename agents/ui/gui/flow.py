@@ -67,7 +67,8 @@ class GameFlow:
         self.history = [Snapshot(self.start)]
         return self._after_move("New game.")
 
-    def _restart_clock(self) -> None:
+    def restart_clock(self) -> None:
+        """A new turn (or new players): the clock from now, no tries used."""
         self.turn_started = time.perf_counter()
         self.tries = 0
 
@@ -118,7 +119,7 @@ class GameFlow:
             message += f" {PLAYER_NAMES[state.player].capitalize()} has no legal move and passes."
         if self.state.is_terminal():
             self.result = self.record()
-        self._restart_clock()
+        self.restart_clock()
         return message
 
     def reject(self, answer: object, why: str) -> str:
@@ -169,7 +170,7 @@ class GameFlow:
         ):
             self.history.pop()
         self.result = None
-        self._restart_clock()
+        self.restart_clock()
         return True
 
     def record(self) -> GameResult:
