@@ -237,3 +237,28 @@ def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_a_course_player_that_changes_its_board_loses_in_the_window(tmp_path: Path) -> None:
+    path = tmp_path / "vandal.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            from board import Board
+
+            class Vandal:
+                def __init__(self, color):
+                    self.color = color
+
+                def get_move(self, board):
+                    board._board[0][0] = self.color
+                    return list(board.get_legal_actions(self.color))[0]
+            """
+        )
+    )
+    app = GuiApp(ai=f"classic:{path}:Vandal")
+    click_square(app, "D3")
+    run_until(app, lambda: app.flow.over)
+    result = app.flow.result
+    assert result is not None and (result.reason, result.loser) == ("tamper", "white")
+    assert app.message == "White (AI) changed the board, and loses."

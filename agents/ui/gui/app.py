@@ -240,6 +240,10 @@ class GuiApp:
 
     def _take(self, answer: Answer) -> None:
         who = f"{PLAYER_NAMES[answer.color].capitalize()} (AI)"
+        if answer.tampered:
+            self.flow.lose(answer.color, "tamper", f"{who} changed the board")
+            self.message = f"{who} changed the board, and loses."
+            return
         if answer.error:
             self.flow.lose(answer.color, "error", f"{who} failed: {answer.error}")
             self.message = f"{who} failed: {answer.error}"

@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from agents.base import BoardTampered
 from agents.play.specs import make_agent
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
@@ -27,6 +28,8 @@ class Answer:
     action: object = None
     seconds: float = 0.0
     error: str = ""
+    tampered: bool = False
+    """The player changed the board it was shown (``BoardTampered``)."""
 
 
 class AIWorker:
@@ -61,9 +64,8 @@ class AIWorker:
                 agent = make_agent(spec, color, seed=seed)
                 action = agent.act(observation)
             except Exception as e:
-                answers.put(
-                    Answer(generation, color, error=f"{type(e).__name__}: {e}", seconds=time.perf_counter() - t0)
-                )
+                error, tampered = f"{type(e).__name__}: {e}", isinstance(e, BoardTampered)
+                answers.put(Answer(generation, color, error=error, seconds=time.perf_counter() - t0, tampered=tampered))
             else:
                 answers.put(Answer(generation, color, action, time.perf_counter() - t0))
             finally:
