@@ -169,7 +169,7 @@ def _finish(result: GameResult, save: str | None) -> int:
     """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
     print(f"Game over: {result.summary()}")
-    if result.reason in ("timeout", "illegal", "error") and result.details:
+    if result.reason in ("timeout", "illegal", "error", "tamper") and result.details:
         print(result.details)
     print(f"transcript: {result.transcript}")
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
