@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,30 @@ def test_bad_gui_and_record_options_exit_2_with_one_line(
     assert status == 2
     err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err
+
+
+def test_a_course_human_types_moves_and_q(tmp_path: Path) -> None:
+    path = tmp_path / "human.py"
+    path.write_text(
+        STUDENT.replace(
+            'result = Game(RandomPlayer("X"), RandomPlayer("O")).run()',
+            textwrap.dedent(
+                """
+                class HumanPlayer:
+                    def __init__(self, color):
+                        self.color = color
+
+                    def get_move(self, board):
+                        return input("move: ").strip()
+
+
+                result = Game(HumanPlayer("X"), RandomPlayer("O")).run()
+                """
+            ),
+        )
+    )
+    done = run("course", str(path), stdin="E9\nD3\nQ\n")
+    assert done.returncode == 0, done.stderr
+    assert "X tried E9: not a square, 2 tries left" in done.stdout
+    assert done.stdout.count("statistics:") == 4  # the start, D3, white's reply, the end
+    assert done.stdout.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"  # 3-3 after any two first moves
