@@ -1,6 +1,6 @@
 """One game under the rules: the match runner (``match``), player specs
 (``specs``), adapters that let any policy play (``adapters``), the human and
-course players (``human``, ``classic``), external engines over GTP (``gtp``)
+course players (``human``, ``course``: the course framework), external engines over GTP (``gtp``)
 and our players as GTP engines (``gtp_server``), players in a process of their
 own (``isolation``, on ``processes``), and data files written atomically and
 read strictly (``datafiles``).

@@ -4,7 +4,8 @@ Duck-typed, so no RL library is imported here. Recognised, in this order:
 
 1. an Agent (``act(observation)``), returned as is (given a ``name`` if it has none);
 2. a classic course player (``get_move(board)`` returning "D3", None or "Q"),
-   which receives an ``agents.play.classic.Board`` built from its own observation;
+   which receives an ``agents.play.course.Board`` built from its own observation
+   and loses (``TamperedBoard``) if it changes it;
 3. a trained model with ``predict`` (Stable-Baselines3 / sb3-contrib):
    ``predict(obs, action_masks=mask, deterministic=True)``, the mask left out
    when ``predict`` does not take one;
@@ -14,14 +15,15 @@ Duck-typed, so no RL library is imported here. Recognised, in this order:
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, QuitGame
-from agents.play.classic import Board
+from agents.base import Agent, QuitGame, TamperedBoard
+from agents.play.course.board import Board
 from reversi_env.notation import PASS, to_action
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, Player, parse_player
@@ -49,8 +51,10 @@ class NamedAgent:
 class ClassicAgent:
     """A classic course player (``get_move(board)``) as an Agent.
 
-    Each move it gets a fresh ``classic.Board`` of its own observation. It
-    returns "D3"-style strings (or a (row, col) pair), None for no move (sent
+    Each move it gets a fresh course ``Board`` of its own observation, the
+    board of the game as far as it can tell: changing it raises
+    ``TamperedBoard`` (the course's rule: a player who changes the board
+    loses). It returns "D3"-style strings (or a (row, col) pair), None for no move (sent
     as PASS, so it is illegal unless passing is forced) or "Q" to quit (raised
     as ``QuitGame``).
     """
@@ -65,13 +69,16 @@ class ClassicAgent:
         """Ask ``get_move`` on a board built from ``observation``; a malformed
         answer raises InvalidMoveError (``play_game`` counts it as illegal)."""
         board = Board.from_state(state_from_observation(observation, self.color))
+        shown = copy.deepcopy(board._board)
         move = self.player.get_move(board)
+        if board._board != shown:
+            raise TamperedBoard(f"{self.name} changed the board during get_move")
         if move is None:
             return PASS
         if isinstance(move, str) and move.strip().upper() == "Q":
             raise QuitGame(f"{self.name} returned 'Q'")
         if isinstance(move, (tuple, list)) and len(move) == 2:
-            move = Board().num_board((move[0], move[1]))
+            move = Board().num_board((move[0], move[1])) or move
         return to_action(move)
 
     def reset(self) -> None:

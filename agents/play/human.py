@@ -102,9 +102,13 @@ class HumanPlayer:
         write: Callable[[str], object] = print,
         hint: Callable[[Observation], int] = mcts_hint,
         name: str = "human",
+        intercept: Callable[[str], None] | None = None,
     ) -> None:
-        """``color`` is the colour this person plays; ``hint`` suggests moves."""
+        """``color`` is the colour this person plays; ``hint`` suggests moves;
+        ``intercept`` sees every typed line first and may raise ``QuitGame`` to
+        end the turn (the terminal's "undo" and "resign")."""
         self.color = parse_player(color)
+        self.intercept = intercept
         self.read = read
         self.write = write
         self.hint = hint
@@ -148,6 +152,8 @@ class HumanPlayer:
             except EOFError:
                 self.write("")
                 raise QuitGame("end of input") from None
+            if self.intercept is not None:
+                self.intercept(line)
             command = line.strip().lower()
             if not command:
                 continue

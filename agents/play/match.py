@@ -52,12 +52,13 @@ from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
 from reversi_env.state import BLACK, PLAYER_NAMES, PLAYER_SYMBOLS, GameState, Player
 
-REASONS = ("end", "timeout", "illegal", "error", "tamper", "quit", "interrupted")
+REASONS = ("end", "timeout", "illegal", "error", "tamper", "resign", "quit", "interrupted")
 """Why a game ended: played out, a player's timeout, illegal moves,
-exception or change to the real board, a player's quit, or Ctrl-C
-(``MatchInterrupted``)."""
+exception or change to the real board (``TamperedBoard``), a player who
+resigned (a person at the terminal or in the window; a record read from GGF),
+a player's quit, or Ctrl-C (``MatchInterrupted``)."""
 
-LOSING_REASONS = ("timeout", "illegal", "error", "tamper")
+LOSING_REASONS = ("timeout", "illegal", "error", "tamper", "resign")
 """The reasons that cost a player (``loser``) the game whatever the discs say."""
 
 TRANSCRIPT_PASS = "--"
@@ -175,6 +176,7 @@ class GameResult:
             "tamper": f"{self.loser} lost by changing the board",
             "quit": (self.details.splitlines() or ["a player quit"])[-1],
             "interrupted": "interrupted",
+            "resign": f"{self.loser} resigned",
         }
         return line if self.reason == "end" else f"{line}; {how[self.reason]}"
 

@@ -7,7 +7,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``level:3``                                rung 3 of the graded ladder
-``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
+``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
+                                           ``iters=N`` is the course's word for
+                                           ``sims``, ``c=1.4`` the exploration constant
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -37,13 +39,13 @@ from types import ModuleType
 from typing import Any
 
 from agents.base import Agent
-from agents.play import classic
+from agents.play import course
 from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
     "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
-    "mcts:sims=N, alphazero:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+    "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
 
@@ -55,15 +57,17 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "positional": (("seed",), None),
     "alphabeta": (("depth", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "seed"), None),
+    "mcts": (("time", "sims", "iters", "c", "seed"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters")
 _TEXT_KEYS = ("net",)
 _ZERO_KEYS = ("seed", "alphazero.sims")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
-_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "time": 1e6}
+_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6}
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
+_SYNONYMS = {"iters": "sims"}
+"""Option names that mean another: the course says ``iters`` for simulations."""
 
 
 class SpecError(ValueError):
@@ -126,11 +130,12 @@ class PlayerSpec:
                 raise SpecError(f"{self.text!r}: say which level, e.g. 'level:3'")
             return ladder_agent(int(o["level"]), seed=seed)
         if self.kind == "mcts":
-            from agents.search.mcts import MCTSAgent
+            from agents.search.mcts import DEFAULT_C, MCTSAgent
 
+            c = float(o.get("c", DEFAULT_C))
             if "sims" in o:
-                return MCTSAgent(simulations=int(o["sims"]), seed=seed)
-            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed)
+                return MCTSAgent(simulations=int(o["sims"]), seed=seed, c=c)
+            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed, c=c)
         if self.kind == "alphazero":
             from agents.learn.alphazero_agent import AlphaZeroAgent
 
@@ -193,6 +198,12 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         if key not in allowed:
             known = ", ".join(allowed) if allowed else "none"
             raise SpecError(f"{text!r}: unknown option {key!r} for {kind} (known: {known})")
+        number = (
+            0
+            if key in _TEXT_KEYS
+            else _number(text, key, value, zero_ok=key in _ZERO_KEYS or f"{kind}.{key}" in _ZERO_KEYS)
+        )
+        key = _SYNONYMS.get(key, key)
         if key in options:
             raise SpecError(f"{text!r}: option {key!r} given twice")
         if key in _TEXT_KEYS:
@@ -200,7 +211,7 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
                 raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}=path.pt")
             options[key] = value
         else:
-            options[key] = _number(text, key, value, zero_ok=key in _ZERO_KEYS or f"{kind}.{key}" in _ZERO_KEYS)
+            options[key] = number
     if "time" in options and "sims" in options:
         raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
     return options
@@ -239,9 +250,9 @@ def load_file_module(path: str) -> ModuleType:
     """Import a Python file as a module of its own.
 
     Its directory is on ``sys.path`` while it loads, so its sibling modules
-    import; the module name ``board`` is the classic ``Board`` facade unless a
-    ``board`` module is already loaded, so course files doing ``from board
-    import Board`` run unchanged.
+    import; it loads inside ``course.loading()``, so course files doing
+    ``from board import Board`` / ``from game import Game`` get the course
+    framework, and a game such a file plays at module level does not start.
     """
     file = Path(path).expanduser()
     if not file.is_file():
@@ -250,7 +261,6 @@ def load_file_module(path: str) -> ModuleType:
     name = f"_reversi_player_{file.stem}_{abs(hash(str(file))):x}"
     if name in sys.modules:
         return sys.modules[name]
-    classic.register_board_module()
     module_spec = importlib.util.spec_from_file_location(name, file)
     if module_spec is None or module_spec.loader is None:
         raise SpecError(f"cannot import {str(file)!r} as a Python module")
@@ -258,7 +268,8 @@ def load_file_module(path: str) -> ModuleType:
     sys.modules[name] = module
     sys.path.insert(0, str(file.parent))
     try:
-        module_spec.loader.exec_module(module)
+        with course.loading():
+            module_spec.loader.exec_module(module)
     except Exception as e:
         del sys.modules[name]
         raise SpecError(f"{str(file)!r} failed to load: {type(e).__name__}: {e}") from e

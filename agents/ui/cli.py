@@ -4,6 +4,8 @@ subcommand module a family.
     reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
     reversi gui                                          the window (play_cli)
     reversi arena ... / reversi ratings ...              tournaments (arena_cli)
+    reversi course FILE.py / reversi replay FILE         course files, saved games (course_cli)
+    reversi gtp --player SPEC                            our players as a GTP engine (engine_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
 
 Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,
@@ -16,9 +18,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_cli, arena_cli, engine_cli, play_cli
+from agents.ui import alphazero_cli, arena_cli, course_cli, engine_cli, play_cli
 
-COMMAND_MODULES = (play_cli, arena_cli, engine_cli, alphazero_cli)
+COMMAND_MODULES = (play_cli, course_cli, arena_cli, engine_cli, alphazero_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,25 +8,30 @@ write the record, 2 for a bad command line or a player that cannot be built,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.play.datafiles import write_text_atomic
+from agents.base import QuitGame, reset_agent
+from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.play.records import RecordError, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError
 from agents.ui.options import player_spec, positive_float, positive_int, seed_int, time_limit
 from reversi_env.notation import action_name
+from reversi_env.observation import Observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
 
 PLAY_EPILOG = f"""\
 player specs: {SPEC_HELP}
 
 At your turn type a square (D3 or d3), "hint" for an MCTS suggestion, "help",
-or Q to quit (the game is then scored by the discs on the board). A forced
-pass is played for you. End of input or Ctrl-C ends the game cleanly.
+"undo" to take back your last move, "resign", or Q to quit (the game is then
+scored by the discs on the board). A forced pass is played for you. End of
+input or Ctrl-C ends the game cleanly.
 Every move, yours too, has 60 seconds (the course's rule; the prompt shows the
 time left): --time-limit SECONDS changes it, --time-limit off lifts it.
 
@@ -34,6 +39,9 @@ examples:
   reversi play --black human --white mcts --time 5
   reversi play --black alphabeta:4 --white mcts:sims=5000 --save game.json
   reversi play --black classic:my_player.py:AIPlayer --white random
+  reversi play --load game.json                     resume a saved game
+  reversi play --start f5d6c3 --white mcts:c=1.4,iters=50
+  reversi play --save game.ggf                      save as GGF (.txt: a transcript, else JSON)
 """
 
 
@@ -79,6 +87,78 @@ class TerminalDisplay:
         self.show(state)
 
 
+class NarratedAgent:
+    """A searching agent at the terminal: says it is thinking, and after its
+    move what its search found (simulations, time, expected result), read
+    from the agent's ``last_result`` (``MCTSAgent`` keeps its SearchResult there)."""
+
+    def __init__(self, agent: Any, label: str, write: Callable[[str], object] = print) -> None:
+        """``label`` names the player in the lines, e.g. "X (mcts)"."""
+        self.agent = agent
+        self.label = label
+        self.write = write
+        self.name = str(getattr(agent, "name", type(agent).__name__))
+
+    def act(self, observation: Observation) -> int:
+        """The agent's move, announced and explained."""
+        self.write(f"{self.label} thinking...")
+        action = int(self.agent.act(observation))
+        found = getattr(self.agent, "last_result", None)
+        if found is not None:
+            self.write(f"{self.label}: {describe_search(found)}")
+        return action
+
+    def reset(self) -> None:
+        """The agent's ``reset``, if it has one."""
+        reset_agent(self.agent)
+
+
+def describe_search(found: Any) -> str:
+    """One line about a SearchResult: simulations, time and the expected result
+    for the player who moved (+1 a win, -1 a loss)."""
+    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
+    if found.proven is not None:
+        exact = "" if found.disc_difference is None else f" by {abs(found.disc_difference)} discs"
+        return f"{line}, a proven {found.proven}{exact}"
+    return f"{line}, expected result {found.value:+.2f} (+1 a win, -1 a loss)"
+
+
+class TurnRequests:
+    """Catches a person's "undo" and "resign" before ``HumanPlayer`` reads the
+    line: either ends the current ``play_game`` (as a quit) and is remembered
+    here, so ``play_command`` takes the move back or scores the resignation."""
+
+    WORDS = ("undo", "resign")
+
+    def __init__(self) -> None:
+        """Nothing asked yet."""
+        self.asked: str | None = None
+        self.by = 0
+
+    def catcher(self, color: int) -> Callable[[str], None]:
+        """A ``HumanPlayer.intercept`` for the person playing ``color``: the two words end the turn."""
+
+        def catch(line: str) -> None:
+            if line.strip().lower() in self.WORDS:
+                self.asked, self.by = line.strip().lower(), color
+                raise QuitGame(self.asked)
+
+        return catch
+
+    def take(self) -> tuple[str | None, int]:
+        """What was asked (None: nothing) and by whom; forgets it."""
+        asked, self.asked = self.asked, None
+        return asked, self.by
+
+
+def _taken_back(game: GameResult, color: int) -> int:
+    """How many plies stay when ``color`` takes back its last move (all if it has none)."""
+    for ply in range(len(game.moves) - 1, -1, -1):
+        if game.mover(ply) == color and game.moves[ply] != "PASS":
+            return ply
+    return len(game.moves)
+
+
 def _close(players: list[object]) -> None:
     for p in players:
         close = getattr(p, "close", None)  # external engines end their process
@@ -96,12 +176,94 @@ def _finish(result: GameResult, save: str | None) -> int:
     print(f"thinking time: black {result.black_time:.2f} s, white {result.white_time:.2f} s")
     if save:
         try:
-            write_text_atomic(save, result.to_json(indent=2) + "\n")
+            write_record(result, save)
         except OSError as e:
             print(f"reversi play: cannot save the game to {save}: {e}", file=sys.stderr)
             return 1
         print(f"saved to {save}")
     return 0
+
+
+@dataclasses.dataclass
+class Opening:
+    """Where a game starts (--start) or resumes (--load): the first position
+    (None: the standard start) and the moves already played, with their times."""
+
+    origin: GameState | None = None
+    moves: list[str] = dataclasses.field(default_factory=list)
+    times: list[float] = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Opening:
+        """The opening --load or --start asks for; RecordError if it is bad."""
+        if getattr(args, "load", None):
+            record = load_record(args.load)
+            if record.final_state().is_terminal():
+                raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
+            return cls(None if record.start is None else record.start_state(), list(record.moves), list(record.times))
+        if getattr(args, "start", None) is not None:
+            return cls(parse_start(args.start))
+        return cls()
+
+    def state(self) -> GameState:
+        """The position after the moves already played."""
+        state = GameState.initial() if self.origin is None else self.origin
+        for move in self.moves:
+            state = state.apply(move)
+        return state
+
+    def joined(self, part: GameResult) -> GameResult:
+        """The whole game: these moves, then ``part`` (played from ``state()``)."""
+        start = None if self.origin is None else self.origin.compact()
+        return dataclasses.replace(
+            part, moves=[*self.moves, *part.moves], times=[*self.times, *part.times], start=start
+        )
+
+
+def terminal_player(player: Any, color: int, spec: str, requests: TurnRequests) -> Any:
+    """A built player as the terminal runs it: a person's lines go through
+    ``requests`` (undo, resign), a searching agent is narrated."""
+    if isinstance(player, HumanPlayer):
+        player.intercept = requests.catcher(color)
+        return player
+    if hasattr(player, "last_result"):
+        return NarratedAgent(player, f"{PLAYER_SYMBOLS[color]} ({spec})")
+    return player
+
+
+def play_session(
+    players: list[Any], opening: Opening, requests: TurnRequests, display: TerminalDisplay, **rules: Any
+) -> GameResult:
+    """``play_game`` from the opening, again after each undo, until the game
+    ends or a person resigns; the whole game's record. ``rules`` go to
+    ``play_game``; Ctrl-C raises MatchInterrupted carrying the whole game."""
+    if any(isinstance(p, HumanPlayer) for p in players):
+        print('type "undo" to take back your last move, "resign" to resign')
+    while True:
+        state = opening.state()
+        first = (GameState.initial() if opening.origin is None else opening.origin).player
+        for side in (0, 1):  # the clocks of the moves already played
+            display.total[side] = sum(t for i, t in enumerate(opening.times) if (first + i) % 2 == side)
+        display.show(state)
+        try:
+            part = play_game(players[0], players[1], on_move=display.on_move, start=state, **rules)
+        except MatchInterrupted as e:
+            raise MatchInterrupted(opening.joined(e.result)) from e
+        game = opening.joined(part)
+        asked, by = requests.take()
+        if asked == "resign":
+            loser, winner = PLAYER_NAMES[by], PLAYER_NAMES[1 - by]
+            details = f"{loser} ({display.names[by]}) resigned"
+            return dataclasses.replace(game, reason="resign", loser=loser, winner=winner, details=details)
+        if asked != "undo":
+            return game
+        keep = _taken_back(game, by)
+        taken = len(game.moves) - keep
+        display.last = [0.0, 0.0]
+        display.last_move = f"took back {taken} move(s)" if taken else "nothing to take back yet"
+        while keep and game.moves[keep - 1] == "PASS":  # a forced pass is replayed by the runner
+            keep -= 1
+        opening = Opening(opening.origin, game.moves[:keep], game.times[:keep])
 
 
 def play_command(args: argparse.Namespace) -> int:
@@ -121,6 +283,11 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     if args.save and not Path(args.save).expanduser().resolve().parent.is_dir():
         print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
         return 2
+    try:
+        opening = Opening.from_args(args)
+    except RecordError as e:
+        print(f"reversi play: error: {e}", file=sys.stderr)
+        return 2
     limit = args.time_limit
     try:
         for color, spec in enumerate(specs):
@@ -135,19 +302,17 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
     if limit is not None:
         print(f"time limit: {limit:g} s per move (--time-limit off lifts it)")
-    display.show(GameState.initial())
 
     def rejected(player: int, text: str) -> None:
         print(text)
 
+    requests = TurnRequests()
+    seated = [
+        terminal_player(p, color, spec, requests) for color, (p, spec) in enumerate(zip(players, specs, strict=True))
+    ]
     try:
-        result = play_game(
-            players[0],
-            players[1],
-            time_limit=limit,
-            max_illegal=args.max_illegal,
-            on_move=display.on_move,
-            on_reject=rejected,
+        result = play_session(
+            seated, opening, requests, display, time_limit=limit, max_illegal=args.max_illegal, on_reject=rejected
         )
     except MatchInterrupted as e:
         print("\ninterrupted")
@@ -161,10 +326,25 @@ def gui_command(args: argparse.Namespace) -> int:
     from agents.ui.gui import GuiApp
 
     try:
-        app = GuiApp(ai=args.ai, human=args.human, seed=args.seed)
-    except ValueError as e:
+        start = None if args.start is None else parse_start(args.start)
+        if args.load:
+            load_record(args.load)  # a bad file is one line here, before the window opens
+        app = GuiApp(
+            ai=args.ai,
+            human=args.human,
+            seed=args.seed,
+            start=start,
+            mode=args.mode,
+            time_limit=args.time_limit,
+            max_illegal=args.max_illegal,
+            save_path=args.load or args.save,
+        )
+    except (ValueError, RecordError) as e:
         print(f"reversi gui: error: {e}", file=sys.stderr)
         return 2
+    if args.load:
+        app.load()
+        app.save_path = Path(args.save)
     return app.run()
 
 
@@ -199,11 +379,46 @@ def register(sub: Any) -> None:
         "--max-illegal", type=positive_int, default=3, metavar="N", help="illegal moves at one turn that lose"
     )
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the agents that take one")
-    play.add_argument("--save", metavar="FILE", help="write the game record as JSON")
+    play.add_argument(
+        "--save", metavar="FILE", help="write the game record: FILE.ggf as GGF, FILE.txt a transcript, else JSON"
+    )
+    opening = play.add_mutually_exclusive_group()
+    opening.add_argument(
+        "--load", metavar="FILE", help="resume the game saved in FILE (JSON, GGF or a transcript) with these players"
+    )
+    opening.add_argument(
+        "--start",
+        metavar="POSITION",
+        help="start from a transcript (f5d6c3) or a board: 64 characters X/O/. from A1 to H8, then X or O to move",
+    )
     play.set_defaults(func=play_command)
 
-    gui = sub.add_parser("gui", help="play in a window", description="Play against an AI in a window (pygame).")
+    gui = sub.add_parser(
+        "gui", help="play in a window", description="Play in a window (pygame) under the tournament rules."
+    )
     gui.add_argument("--ai", default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)")
     gui.add_argument("--human", choices=("black", "white"), default="black", help="your colour (default black)")
+    gui.add_argument(
+        "--mode",
+        choices=("ai", "humans", "demo"),
+        default="ai",
+        help="you against the AI (default), two people, or the AI against itself",
+    )
+    gui.add_argument(
+        "--time-limit",
+        type=time_limit,
+        default=60.0,
+        metavar="SECONDS",
+        help="a move slower than this loses, people too (default 60; 'off' for none)",
+    )
+    gui.add_argument(
+        "--max-illegal", type=positive_int, default=3, metavar="N", help="illegal AI moves at one turn that lose"
+    )
     gui.add_argument("--seed", type=seed_int, default=None, help="seed for the AI")
+    gui.add_argument(
+        "--save", default="reversi-game.json", metavar="FILE", help="where Save writes (default reversi-game.json)"
+    )
+    gui_opening = gui.add_mutually_exclusive_group()
+    gui_opening.add_argument("--load", metavar="FILE", help="continue the game saved in FILE")
+    gui_opening.add_argument("--start", metavar="POSITION", help="start from a transcript or a board (see play)")
     gui.set_defaults(func=gui_command)

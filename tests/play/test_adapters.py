@@ -12,7 +12,7 @@ import pytest
 
 from agents.base import Agent
 from agents.play.adapters import ClassicAgent, FunctionAgent, ModelAgent, adapt
-from agents.play.classic import Board
+from agents.play.course.board import Board
 from agents.play.match import play_game
 from reversi_env import GameState, InvalidPositionError
 from reversi_env.observation import observe
@@ -129,20 +129,30 @@ def test_adapted_classic_players_are_agents() -> None:
     assert adapt(CourseRandomPlayer("O"), color="white").color == 1  # type: ignore[attr-defined]
 
 
-def test_a_classic_player_cannot_corrupt_the_game_through_its_board() -> None:
+def test_a_classic_player_that_changes_its_board_loses_by_tamper() -> None:
     class Vandal(CourseRandomPlayer):
         def get_move(self, board: Any) -> str | None:
             move = self.random_choice(board)
-            board._board = [[self.color] * 8 for _ in range(8)]
-            board._move = None
+            board._board[0][0] = self.color
             return move
 
+    result = play_game(CourseRandomPlayer("X"), Vandal("O"))
+    assert (result.reason, result.loser, result.winner) == ("tamper", "white", "black")
+    assert len(result.moves) == 1 and "Vandal changed the board" in result.details
+    assert "white lost by changing the board" in result.summary()
+
+
+def test_a_classic_player_may_search_on_its_board_if_it_puts_it_back() -> None:
+    class Searcher(CourseRandomPlayer):
+        def get_move(self, board: Any) -> str | None:
+            for move in list(board.get_legal_actions(self.color)):
+                flipped = board._move(move, self.color)
+                board.backpropagation(move, flipped, self.color)
+            return self.random_choice(board)
+
     random.seed(4)
-    vandalised = play_game(Vandal("X"), Vandal("O"))
-    random.seed(4)
-    clean = play_game(CourseRandomPlayer("X"), CourseRandomPlayer("O"))
-    assert vandalised.reason == clean.reason == "end"
-    assert vandalised.moves == clean.moves
+    result = play_game(Searcher("X"), Searcher("O"))
+    assert result.reason == "end", result.details
 
 
 def test_classic_quit_none_and_garbage() -> None:

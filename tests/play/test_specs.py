@@ -83,6 +83,8 @@ def course_file(tmp_path: Path) -> Path:
         ("mcts:time=2", "mcts", {"time": 2.0}),
         ("mcts:sims=5000", "mcts", {"sims": 5000}),
         ("mcts:sims=800, seed=3", "mcts", {"sims": 800, "seed": 3}),
+        ("mcts:iters=50", "mcts", {"sims": 50}),
+        ("mcts:c=1.4,iters=50", "mcts", {"c": 1.4, "sims": 50}),
     ],
 )
 def test_builtin_specs_parse(spec: str, kind: str, options: dict[str, float]) -> None:
@@ -113,6 +115,10 @@ def test_target_specs_parse() -> None:
         ("mcts:time=fast", "number"),
         ("mcts:speed=3", "unknown option 'speed'"),
         ("mcts:time=1,sims=100", "not both"),
+        ("mcts:time=1,iters=100", "not both"),
+        ("mcts:sims=10,iters=100", "given twice"),
+        ("mcts:c=0", "> 0"),
+        ("mcts:iters=1.5", "integer"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
         ("human:seed=1", "unknown option"),
@@ -174,6 +180,9 @@ def test_mcts_specs_build_mcts() -> None:
     assert isinstance(make_agent("mcts:sims=50,seed=1"), MCTSAgent)
     assert isinstance(make_agent("mcts:time=0.5"), MCTSAgent)
     assert isinstance(make_agent("mcts", default_time=0.1), MCTSAgent)
+    course_words = make_agent("mcts:c=1.4,iters=50,seed=2")
+    assert isinstance(course_words, MCTSAgent)
+    assert (course_words.c, course_words.simulations, course_words.seed) == (1.4, 50, 2)
 
 
 def test_an_unchanged_course_file_plays(course_file: Path) -> None:

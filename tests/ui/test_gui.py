@@ -163,26 +163,49 @@ def test_the_window_keeps_working_while_the_ai_thinks(tmp_path: Path, monkeypatc
             worker.join(WAIT)
     app.update()  # the late answer arrives and is dropped
     assert app.state == GameState.initial() and len(app.history) == 1
-    assert not app.ai_failed and app.message == "Move taken back."
+    assert not app.flow.over and app.message == "Move taken back."
 
 
-def test_ai_errors_and_illegal_moves_are_shown_not_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def wait_for_end(app: GuiApp) -> None:
+    deadline = time.monotonic() + WAIT
+    while not app.flow.over:
+        app.update()
+        assert time.monotonic() < deadline, app.status()
+        time.sleep(0.01)
+
+
+def test_an_ai_that_raises_loses_and_the_dialog_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     slow_policy_module(tmp_path, monkeypatch)
-    for spec, needle in (
-        ("python:gui_slow_policy:broken", "policy exploded"),
-        ("python:gui_slow_policy:cheat", "illegal"),
-    ):
-        app = GuiApp(ai=spec)
-        click_square(app, "D3")
-        deadline = time.monotonic() + WAIT
-        while not app.ai_failed:
-            app.update()
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        assert needle in app.status()
-        assert app.state == GameState.initial().apply("D3")
-        click_button(app, "new")
-        assert app.state == GameState.initial() and not app.ai_failed
+    app = GuiApp(ai="python:gui_slow_policy:broken")
+    click_square(app, "D3")
+    wait_for_end(app)
+    result = app.flow.result
+    assert result is not None and (result.reason, result.loser, result.winner) == ("error", "white", "black")
+    assert "policy exploded" in app.message and app.status() == "Game over: black wins 4-1 (error)"
+    assert app.state == GameState.initial().apply("D3")
+    assert app.result_lines() == ("Black wins", ["discs 4-1", "White (AI) failed: RuntimeError: policy exploded"])
+    frame_of(app)
+    assert set(app.buttons) == {"again", "close"} and app.dialog_shown
+    click_button(app, "again")
+    assert app.state == GameState.initial() and not app.flow.over
+
+
+def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_policy_module(tmp_path, monkeypatch)
+    app = GuiApp(ai="python:gui_slow_policy:cheat")
+    click_square(app, "D3")
+    seen = []
+    deadline = time.monotonic() + WAIT
+    while not app.flow.over:
+        app.update()
+        if app.message not in seen:
+            seen.append(app.message)
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    assert "White tried A1: not a legal move, 2 tries left." in seen
+    assert "White tried A1: not a legal move, 1 try left." in seen
+    assert seen[-1] == "White tried A1: not a legal move. 3 illegal moves: white loses."
+    assert app.flow.result is not None and app.flow.result.reason == "illegal"
 
 
 def test_undo_takes_back_to_the_human_turn() -> None:
@@ -307,7 +330,7 @@ def test_an_external_engine_answers_and_its_process_ends() -> None:
     app = GuiApp(ai="gtp:/usr/games/gtp-rhino")
     click_square(app, "D3")
     wait_for_human(app)
-    assert len(app.history) == 3 and not app.ai_failed, app.status()
+    assert len(app.history) == 3 and not app.flow.over, app.status()
     for worker in threading.enumerate():
         if worker.name == "reversi-gui-ai":
             worker.join(WAIT)

@@ -1,0 +1,93 @@
+"""The AI's moves, searched in daemon threads so the window keeps responding.
+
+Each search gets a freshly built agent (closed afterwards, so an external
+engine's process ends), built as ``reversi play`` builds it: under a time limit a
+``python:`` or ``classic:`` player runs in a process of its own and is killed
+when its time is up (``agents.play.isolation``) and the generation it belongs to; the window bumps the
+generation at a new game, an undo or a change of players, so an answer that
+arrives late is dropped and an abandoned search touches nothing.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from agents.base import TamperedBoard
+from agents.play.isolation import build_player
+from reversi_env.observation import observe
+from reversi_env.state import GameState, Player
+
+
+@dataclass
+class Answer:
+    """What one search produced: the move (or the error) and its time."""
+
+    generation: int
+    color: Player
+    action: object = None
+    seconds: float = 0.0
+    error: str = ""
+    tampered: bool = False
+    """The player changed the board it was shown (``TamperedBoard``)."""
+
+
+class AIWorker:
+    """Starts searches and hands back their answers, newest generation only."""
+
+    def __init__(self) -> None:
+        """No search under way."""
+        self.generation = 0
+        self.started: float | None = None
+        self._answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
+
+    @property
+    def busy(self) -> bool:
+        """True while a search of the current generation is under way."""
+        return self.started is not None
+
+    def forget(self) -> None:
+        """Drop any search under way: its answer will be ignored."""
+        self.generation += 1
+        self.started = None
+
+    def start(
+        self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: float | None = None
+    ) -> None:
+        """Search ``state`` for ``color`` with a fresh player built from ``spec``,
+        stopped after ``time_limit`` seconds if it keeps its own clock."""
+        self.started = time.perf_counter()
+        generation, answers = self.generation, self._answers
+        observation = observe(state, color)
+
+        def search() -> None:
+            t0 = time.perf_counter()
+            agent = None
+            try:
+                agent = build_player(spec, color, seed=seed, time_limit=time_limit)
+                act_timed = getattr(agent, "act_timed", None)
+                action = act_timed(observation, time_limit) if callable(act_timed) else agent.act(observation)
+            except Exception as e:
+                error, tampered = f"{type(e).__name__}: {e}", isinstance(e, TamperedBoard)
+                answers.put(Answer(generation, color, error=error, seconds=time.perf_counter() - t0, tampered=tampered))
+            else:
+                answers.put(Answer(generation, color, action, time.perf_counter() - t0))
+            finally:
+                close = getattr(agent, "close", None)  # an external engine ends its process
+                if callable(close):
+                    close()
+
+        threading.Thread(target=search, name="reversi-gui-ai", daemon=True).start()
+
+    def answer(self) -> Answer | None:
+        """The answer of the current search if it has come (older ones are dropped)."""
+        while True:
+            try:
+                answer = self._answers.get_nowait()
+            except queue.Empty:
+                return None
+            if answer.generation == self.generation:
+                self.started = None
+                return answer

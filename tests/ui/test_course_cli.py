@@ -1,0 +1,241 @@
+"""``reversi course``, ``reversi replay`` and the records, undo and resign of
+``reversi play``, through real subprocesses and the real ``main``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import TEST_DATA
+
+from agents.play.match import GameResult, play_game
+from agents.play.records import from_ggf, load_record, write_record
+from agents.ui.cli import main
+from agents.ui.course_cli import replay, replay_frames
+from reversi_env import GameState
+
+WAIT = 120.0  # seconds before a stuck subprocess fails the test (never reached when it works)
+
+STUDENT = """\
+from board import Board
+from game import Game
+import random
+import sys
+
+
+class RandomPlayer:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        moves = list(board.get_legal_actions(self.color))
+        return random.choice(moves) if moves else None
+
+
+random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+result = Game(RandomPlayer("X"), RandomPlayer("O")).run()
+print("RESULT", result)
+"""
+
+
+def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "agents", *args]
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=WAIT, env=env, cwd=cwd)
+
+
+def test_a_course_file_runs_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "student.py"
+    path.write_text(STUDENT)
+    done = run("course", str(path), "7")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "=====Game start!=====" in out and "=====Game over!=====" in out
+    result_line = next(line for line in out.splitlines() if line.startswith("RESULT"))
+    final = out[out.index("=====Game over!=====") :]
+    black = int(final.split("black X: ")[1].split(" /")[0])
+    white = int(final.split("white O: ")[1].split(" /")[0])
+    expected = "black_win" if black > white else "white_win" if white > black else "draw"
+    assert result_line == f"RESULT ('{expected}', {abs(black - white)})"
+    assert done.stderr == ""
+
+
+def test_the_platforms_framework_wins_over_a_copy_beside_the_file(tmp_path: Path) -> None:
+    (tmp_path / "student.py").write_text(STUDENT)
+    (tmp_path / "board.py").write_text("raise SystemExit('the copy was imported')\n")
+    (tmp_path / "game.py").write_text("raise SystemExit('the copy was imported')\n")
+    done = run("course", "student.py", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "RESULT ('" in done.stdout
+    assert "note: board.py beside the file is not used" in done.stderr
+    assert "note: game.py beside the file is not used" in done.stderr
+
+
+def test_a_course_file_that_raises_exits_1_with_its_own_lines(tmp_path: Path) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text(STUDENT.replace("return random.choice", "return 1 / 0 or random.choice"))
+    done = run("course", str(path))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == "reversi course: broken.py stopped: ZeroDivisionError: division by zero"
+    assert any("broken.py, line 13, in get_move" in line for line in lines[1:])
+
+
+def test_course_exit_codes(tmp_path: Path) -> None:
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    assert run("course", str(tmp_path / "exits.py")).returncode == 3
+    missing = run("course", str(tmp_path / "missing.py"))
+    assert missing.returncode == 2 and "not a Python file" in missing.stderr
+
+
+def saved_game(tmp_path: Path, name: str = "game.json") -> tuple[Path, GameResult]:
+    result = play_game("random:seed=4", "greedy:seed=4", time_limit=None)
+    path = tmp_path / name
+    write_record(result, path)
+    return path, result
+
+
+def test_replay_all_prints_every_position_with_its_time(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, result = saved_game(tmp_path, "game.ggf")
+    assert main(["replay", str(path), "--all"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  A B C D E F G H") == len(result.moves) + 1
+    assert f"move 1: X (black) plays {result.moves[0]} in " in out
+    assert out.rstrip().endswith(result.summary())
+
+
+def test_replay_steps_forward_and_back() -> None:
+    game = load_record(TEST_DATA / "ggs_triple0_saio3000.ggf")
+    frames = replay_frames(game)
+    shown: list[str] = []
+    keys = iter(["", "", "b", "x", "q"])
+    replay(game, read=lambda prompt: next(keys), write=shown.append)
+    assert shown[:4] == [*frames[:3], frames[1]]
+    assert "keys:" in shown[4] and len(shown) == 5
+    assert frames[1].startswith("move 1: X (black) plays F5 in 0.00 s")
+
+
+def test_replay_through_the_terminal(tmp_path: Path) -> None:
+    path, result = saved_game(tmp_path)
+    done = run("replay", str(path), stdin="\n" * (len(result.moves) + 2))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("  A B C D E F G H") == len(result.moves) + 1
+    assert f"end of the record: {result.summary()}" in done.stdout
+
+
+def test_a_corrupt_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "broken.ggf"
+    path.write_text("(;GM[Othello]B[f5]W[f5];)")
+    for args in (["replay", str(path)], ["play", "--load", str(path), "--black", "random"]):
+        done = run(*args)
+        assert done.returncode == 2
+        assert done.stderr.strip().count("\n") == 0 and "move 2 W[f5] is not legal" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_play_resumes_a_saved_game_and_saves_the_whole(tmp_path: Path) -> None:
+    part = play_game("random:seed=1", "random:seed=2", time_limit=None)
+    unfinished = GameResult.from_dict({**part.to_dict(), "moves": part.moves[:20], "times": part.times[:20]})
+    path = tmp_path / "unfinished.json"
+    path.write_text(unfinished.to_json())
+    out = tmp_path / "whole.txt"
+    done = run("play", "--load", str(path), "--black", "greedy", "--white", "greedy", "--save", str(out))
+    assert done.returncode == 0, done.stderr
+    whole = load_record(out)
+    assert whole.moves[:20] == part.moves[:20] and whole.reason == "end"
+    finished = tmp_path / "finished.json"
+    finished.write_text(part.to_json())
+    over = run("play", "--load", str(finished))
+    assert over.returncode == 2 and "the game is over; see it with: reversi replay" in over.stderr
+
+
+def test_play_starts_from_a_transcript_or_a_board(tmp_path: Path) -> None:
+    save = tmp_path / "from.ggf"
+    done = run("play", "--start", "f5d6c3", "--black", "greedy", "--white", "greedy", "--save", str(save))
+    assert done.returncode == 0, done.stderr
+    game = from_ggf(save.read_text())
+    assert game.start_state() == GameState.initial().apply("F5").apply("D6").apply("C3")
+    board = GameState.initial().apply("D3").compact()  # white to move
+    done = run("play", "--start", board, "--black", "random", "--white", "greedy", "--save", str(save))
+    assert done.returncode == 0, done.stderr
+    assert from_ggf(save.read_text()).start_state() == GameState.initial().apply("D3")
+    bad = run("play", "--start", "f5f5")
+    assert bad.returncode == 2 and "not legal" in bad.stderr
+
+
+def test_undo_and_resign_at_the_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "resigned.json"
+    script = "d3\nundo\nundo\nc4\nresign\n"
+    done = run("play", "--black", "human", "--white", "greedy", "--save", str(save), stdin=script)
+    assert done.returncode == 0, done.stderr
+    assert "took back 2 move(s)" in done.stdout and "nothing to take back yet" in done.stdout
+    game = GameResult.from_json(save.read_text())
+    assert game.moves[0] == "C4" and len(game.moves) == 2
+    assert (game.reason, game.loser, game.winner) == ("resign", "black", "white")
+    assert "black resigned" in done.stdout
+
+
+def test_mcts_says_it_is_thinking_and_what_it_found() -> None:
+    done = run("play", "--black", "mcts:c=1.4,iters=50,seed=1", "--white", "random", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    thinking = [i for i, line in enumerate(lines) if line == "X (mcts:c=1.4,iters=50,seed=1) thinking..."]
+    assert thinking
+    found = lines[thinking[0] + 1]
+    assert found.startswith("X (mcts:c=1.4,iters=50,seed=1): 50 simulations in ")
+    assert "expected result" in found or "proven" in found
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["gui", "--time-limit", "soon"], "must be a number"),
+        (["gui", "--mode", "chess"], "invalid choice"),
+        (["gui", "--start", "f5f5"], "not legal"),
+        (["gui", "--load", "/no/such/game.json"], "cannot read"),
+        (["play", "--load", "/no/such/game.json"], "cannot read"),
+        (["play", "--start", "f5", "--load", "x.json"], "not allowed with"),
+    ],
+)
+def test_bad_gui_and_record_options_exit_2_with_one_line(
+    args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = e.code  # type: ignore[assignment]
+    assert status == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+
+
+def test_a_course_human_types_moves_and_q(tmp_path: Path) -> None:
+    path = tmp_path / "human.py"
+    path.write_text(
+        STUDENT.replace(
+            'result = Game(RandomPlayer("X"), RandomPlayer("O")).run()',
+            textwrap.dedent(
+                """
+                class HumanPlayer:
+                    def __init__(self, color):
+                        self.color = color
+
+                    def get_move(self, board):
+                        return input("move: ").strip()
+
+
+                result = Game(HumanPlayer("X"), RandomPlayer("O")).run()
+                """
+            ),
+        )
+    )
+    done = run("course", str(path), stdin="E9\nD3\nQ\n")
+    assert done.returncode == 0, done.stderr
+    assert "X tried E9: not a square, 2 tries left" in done.stdout
+    assert done.stdout.count("statistics:") == 4  # the start, D3, white's reply, the end
+    assert done.stdout.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"  # 3-3 after any two first moves
