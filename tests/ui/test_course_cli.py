@@ -140,7 +140,24 @@ def test_a_corrupt_record_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_play_resumes_a_saved_game_and_saves_the_whole(tmp_path: Path) -> None:
     part = play_game("random:seed=1", "random:seed=2", time_limit=None)
-    unfinished = GameResult.from_dict({**part.to_dict(), "moves": part.moves[:20], "times": part.times[:20]})
+    state = GameState.initial()
+    for move in part.moves[:20]:
+        state = state.apply(move)
+    black, white = state.score()
+    winner = "black" if black > white else "white" if white > black else "draw"
+    # A game cut short as Ctrl-C leaves it: the record's discs are those on the board.
+    unfinished = GameResult.from_dict(
+        {
+            **part.to_dict(),
+            "moves": part.moves[:20],
+            "times": part.times[:20],
+            "black": black,
+            "white": white,
+            "winner": winner,
+            "reason": "interrupted",
+            "loser": None,
+        }
+    )
     path = tmp_path / "unfinished.json"
     path.write_text(unfinished.to_json())
     out = tmp_path / "whole.txt"
