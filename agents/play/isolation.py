@@ -23,7 +23,8 @@ print, and even read input):
   as an in-process answer; anything else converted to an action), or a verdict the parent
   raises again: ``{"invalid": text}`` (InvalidMoveError, a malformed move),
   ``{"quit": text}`` (QuitGame), ``{"tamper": text}`` (TamperedBoard),
-  ``{"error": traceback}`` (anything else the player raised).
+  ``{"error": "Type: message", "trace": traceback}`` (anything else the player
+  raised; the parent raises PlayerError).
 
 Starting the interpreter and importing numpy and numba is ours, not the
 player's: it gets ``BOOT_TIMEOUT`` seconds; loading the player's own module and
@@ -78,6 +79,15 @@ _CHILD = "import sys; from agents.play.isolation import main; sys.exit(main(sys.
 
 class PlayerStartError(RuntimeError):
     """An isolated player could not be started or built (its message says why)."""
+
+
+class PlayerError(RuntimeError):
+    """What an isolated player raised, as one line ("RuntimeError: policy exploded");
+    its traceback in the child is this exception's cause (``ChildTraceback``)."""
+
+
+class ChildTraceback(Exception):  # noqa: N818 - it carries a traceback's text, it is not an error of ours
+    """The traceback of an isolated player's exception, as the child printed it."""
 
 
 def bounded(text: str, limit: int = DETAIL_LIMIT) -> str:
@@ -290,7 +300,7 @@ class IsolatedPlayer:
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
         """The player's move within ``timeout`` seconds, else MoveTimeout (the
         child is stopped). Its verdicts are raised again here: InvalidMoveError,
-        QuitGame, TamperedBoard, PlayerStartError (a crash), RuntimeError (its error)."""
+        QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
         deadline = self._deadline(timeout)
         self._wait_ready(deadline)
         planes = np.ascontiguousarray(observation["observation"], dtype=np.int8)
@@ -308,7 +318,11 @@ class IsolatedPlayer:
         for key, signal_type in (("invalid", InvalidMoveError), ("quit", QuitGame), ("tamper", TamperedBoard)):
             if key in message:
                 raise signal_type(str(message[key]))
-        raise RuntimeError(bounded(str(message.get("error", message))))
+        if "error" in message:
+            raise PlayerError(bounded(str(message["error"]))) from ChildTraceback(
+                bounded(str(message.get("trace", "")))
+            )
+        raise PlayerError(bounded(str(message)))
 
 
 # -- the child's side ----------------------------------------------------------------
@@ -336,8 +350,8 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
         return {"tamper": bounded(str(e))}
     except InvalidMoveError as e:
         return {"invalid": bounded(str(e))}
-    except BaseException:  # a player's sys.exit() or anything else is its error
-        return {"error": bounded(traceback.format_exc())}
+    except BaseException as e:  # a player's sys.exit() or anything else is its error
+        return {"error": bounded(f"{type(e).__name__}: {e}", 1000), "trace": bounded(traceback.format_exc())}
     if value is None or (type(value) in (int, float, bool, str) and len(str(value)) <= 100):
         return {"move": value}  # sent as it is: the parent reads it as it would an in-process answer
     try:

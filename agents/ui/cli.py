@@ -42,7 +42,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "max_illegal", 1) < 1:
         parser.error("--max-illegal must be >= 1")
-    status: int = args.func(args)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:  # Ctrl-C in any subcommand: one line, the shell's status for it
+        print(f"\nreversi {args.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

@@ -93,7 +93,7 @@ def replay(result: GameResult, read: Callable[[str], str] = input, write: Callab
             write(f"end of the record: {result.summary()}")
         try:
             key = read("[Enter] next, b back, q quit: ").strip().lower()
-        except EOFError:
+        except (EOFError, OSError):  # standard input ended, closed or unreadable: as good as q
             return
         if key in ("q", "quit"):
             return

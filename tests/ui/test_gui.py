@@ -147,7 +147,8 @@ def slow_policy_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> objec
 
 def test_the_window_keeps_working_while_the_ai_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     policy = slow_policy_module(tmp_path, monkeypatch)
-    app = GuiApp(ai="python:gui_slow_policy:slow")
+    # No time limit: the player runs in this process, so the test can hold and release it.
+    app = GuiApp(ai="python:gui_slow_policy:slow", time_limit=None)
     click_square(app, "F5")
     app.update()
     assert app.thinking
@@ -176,7 +177,8 @@ def wait_for_end(app: GuiApp) -> None:
 
 def test_an_ai_that_raises_loses_and_the_dialog_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     slow_policy_module(tmp_path, monkeypatch)
-    app = GuiApp(ai="python:gui_slow_policy:broken")
+    # Under the time limit the player runs in a process of its own, loaded from its file.
+    app = GuiApp(ai=f"python:{tmp_path / 'gui_slow_policy.py'}:broken")
     click_square(app, "D3")
     wait_for_end(app)
     result = app.flow.result
@@ -192,7 +194,7 @@ def test_an_ai_that_raises_loses_and_the_dialog_says_so(tmp_path: Path, monkeypa
 
 def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     slow_policy_module(tmp_path, monkeypatch)
-    app = GuiApp(ai="python:gui_slow_policy:cheat")
+    app = GuiApp(ai=f"python:{tmp_path / 'gui_slow_policy.py'}:cheat")
     click_square(app, "D3")
     seen = []
     deadline = time.monotonic() + WAIT

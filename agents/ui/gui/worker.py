@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from agents.base import TamperedBoard
-from agents.play.isolation import build_player
+from agents.play.isolation import PlayerError, build_player
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
 
@@ -70,7 +70,9 @@ class AIWorker:
                 act_timed = getattr(agent, "act_timed", None)
                 action = act_timed(observation, time_limit) if callable(act_timed) else agent.act(observation)
             except Exception as e:
-                error, tampered = f"{type(e).__name__}: {e}", isinstance(e, TamperedBoard)
+                # An isolated player's error already names its type ("RuntimeError: ...").
+                error = str(e) if isinstance(e, PlayerError) else f"{type(e).__name__}: {e}"
+                tampered = isinstance(e, TamperedBoard)
                 answers.put(Answer(generation, color, error=error, seconds=time.perf_counter() - t0, tampered=tampered))
             else:
                 answers.put(Answer(generation, color, action, time.perf_counter() - t0))
