@@ -5,7 +5,7 @@ hints with scores and analyse games with it.
 
 Commands (one a line; anything else is ignored, as the protocol asks):
 
-- ``nboard 2``: the handshake, answered ``set myname NAME``;
+- ``nboard 2`` (or ``nboard 1``): the handshake, answered ``set myname NAME``;
 - ``set depth N``: the search depth. It sets the depth of an ``alphabeta``
   spec that leaves its depth open (at most ``MAX_DEPTH``); a spec that fixes
   its strength (``alphabeta:4``, ``level:3``, ``mcts:time=2``...) keeps it.
@@ -121,7 +121,7 @@ class NBoardServer:
     # -- commands -------------------------------------------------------------------
 
     def _nboard(self, args: list[str]) -> None:
-        if args != [str(PROTOCOL_VERSION)]:
+        if args not in (["1"], [str(PROTOCOL_VERSION)]):  # NBoard 1.x says 1: the commands we use are the same
             self._send(f"status reversi speaks NBoard protocol {PROTOCOL_VERSION}, not {' '.join(args) or '?'}")
         self._send(f"set myname {self.name}")
 

@@ -258,3 +258,22 @@ def test_the_subcommand_refuses_a_human_and_bad_specs() -> None:
             cwd=REPO_ROOT,
         )
         assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.splitlines()) == lines
+
+
+def test_other_handshakes_and_nboard_1_moves_are_understood() -> None:
+    out = io.StringIO()
+    server = NBoardServer("random", out=out)
+    server.handle("nboard 1")
+    server.handle("nboard 3")
+    assert out.getvalue().splitlines() == [
+        "set myname reversi-random",
+        "status reversi speaks NBoard protocol 2, not 3",
+        "set myname reversi-random",
+    ]
+    server.handle("F5")  # NBoard 1.1 sends a bare move
+    server.handle("set contempt 100")
+    server.handle("set frobnication on")
+    server.handle("move d6//0.3")  # an empty eval
+    assert server.state == GameState.initial().apply("F5").apply("D6")
+    assert server.moves == [parse_action("F5"), parse_action("D6")]
+    assert len(out.getvalue().splitlines()) == 3
