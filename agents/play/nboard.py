@@ -15,7 +15,8 @@ Commands (one a line; anything else is ignored, as the protocol asks):
   effect (draws score 0);
 - ``move F5/EVAL/TIME`` (or ``move PA``, or just ``move F5``): a move played;
 - ``go``: the player's move, ``=== F5/EVAL/TIME`` (``PA`` for a pass), the
-  board unchanged until NBoard sends the ``move``;
+  board unchanged until NBoard sends the ``move``. EVAL is the move's exact
+  score near the end, else an MCTS player's own estimate, else 0;
 - ``hint N``: the N best moves, one ``search MOVE EVAL 0 DEPTH`` line each;
 - ``analyze``: ``analysis PLY EVAL`` for every position of the game, last first;
 - ``ping N`` -> ``pong N``, ``learn`` -> ``learned``, ``quit``.
@@ -195,6 +196,8 @@ class NBoardServer:
         if isinstance(result, SearchResult):
             self._send(f"nodestats {max(result.nodes, result.simulations)} {result.seconds:.2f}")
             evaluation = _discs(result, result.action, result.value)
+        if state.num_empty() <= HINT_EXACT_EMPTIES:  # any player's move scored exactly near the end
+            evaluation = self._exact(state, action).score
         self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
         self._send("status")
 
@@ -241,17 +244,19 @@ class NBoardServer:
             self._hinter = MCTSAgent(time_limit=self.default_time, seed=self.seed)
         return self._hinter
 
+    @staticmethod
+    def _exact(state: GameState, action: int) -> Hint:
+        """``action`` in ``state`` scored by an exact solve of the position after it."""
+        solution = solve_position(state.apply(action))
+        assert solution is not None  # no node limit: always solved
+        return Hint(action, float(-solution.score), EXACT_DEPTH, (action,))
+
     def hints(self, state: GameState) -> list[Hint]:
         """Every legal move of ``state`` (not over) scored, best first: exact
         with few empty squares, else by MCTS (see the module docstring)."""
         actions = state.legal_actions()
         if state.num_empty() <= HINT_EXACT_EMPTIES:
-            scored = []
-            for a in actions:
-                solution = solve_position(state.apply(a))
-                assert solution is not None  # no node limit: always solved
-                scored.append(Hint(a, float(-solution.score), EXACT_DEPTH, (a,)))
-            return sorted(scored, key=lambda h: (-h.score, h.action))
+            return sorted((self._exact(state, a) for a in actions), key=lambda h: (-h.score, h.action))
         if actions == [PASS]:
             return [Hint(PASS, 0.0, "0", (PASS,))]
         result = self._searcher(state.player).search(state)

@@ -277,3 +277,15 @@ def test_other_handshakes_and_nboard_1_moves_are_understood() -> None:
     assert server.state == GameState.initial().apply("F5").apply("D6")
     assert server.moves == [parse_action("F5"), parse_action("D6")]
     assert len(out.getvalue().splitlines()) == 3
+
+
+def test_go_scores_any_players_move_exactly_near_the_end() -> None:
+    out = io.StringIO()
+    server = NBoardServer("random:seed=3", out=out)
+    server.handle(f"set game {prefix(52)}")
+    server.handle("go")
+    move = next(MOVE_LINE.fullmatch(line) for line in out.getvalue().splitlines() if line.startswith("==="))
+    assert move is not None and move.group(2) is not None
+    state = position(52)
+    assert float(move.group(2)) == -exact(state.apply(action_of(move.group(1))))
+    assert server.state == state  # go leaves the board to NBoard's move
