@@ -97,6 +97,8 @@ class NBoardServer:
         self.state = self.start
         self.players: dict[Player, Any] = {}
         self._hinter: MCTSAgent | None = None
+        self.depth: int | None = None
+        """The depth NBoard's ``set depth`` gave an ``alphabeta`` spec that leaves it open."""
         self.commands = {
             "nboard": self._nboard,
             "set": self._set,
@@ -117,7 +119,10 @@ class NBoardServer:
     @property
     def name(self) -> str:
         """The engine's name for ``set myname`` (one word, as NBoard reads it)."""
-        return re.sub(r"\s+", "_", f"reversi-{self.spec.text}")
+        text = self.spec.text
+        if self.depth is not None:  # the spec with the depth in force: "alphabeta:depth=6"
+            text += f"{',' if ':' in text else ':'}depth={self.depth}"
+        return re.sub(r"\s+", "_", f"reversi-{text}")
 
     # -- commands -------------------------------------------------------------------
 
@@ -142,9 +147,7 @@ class NBoardServer:
         if depth < 1:
             raise NBoardError(f"set depth: the depth must be at least 1, got {depth}")
         if self.spec.kind == "alphabeta" and "depth" not in self.spec.options:
-            self.spec = replace(self.spec, text=f"alphabeta:{min(depth, MAX_DEPTH)}", options={
-                **self.spec.options, "depth": min(depth, MAX_DEPTH)
-            })  # fmt: skip
+            self.depth = min(depth, MAX_DEPTH)
             self.players.clear()
         self._send(f"set myname {self.name}")
 
@@ -232,7 +235,10 @@ class NBoardServer:
 
     def _player(self, colour: Player) -> Any:
         if colour not in self.players:
-            self.players[colour] = self.spec.build(colour, seed=self.seed, default_time=self.default_time)
+            spec = self.spec
+            if self.depth is not None:
+                spec = replace(spec, options={**spec.options, "depth": self.depth})
+            self.players[colour] = spec.build(colour, seed=self.seed, default_time=self.default_time)
         return self.players[colour]
 
     def _searcher(self, colour: Player) -> MCTSAgent:

@@ -239,12 +239,16 @@ def test_set_depth_sets_an_open_alphabeta_depth_and_nothing_the_command_line_fix
     out = io.StringIO()
     open_depth = NBoardServer("alphabeta", out=out)
     open_depth.handle("set depth 3")
-    assert out.getvalue() == "set myname reversi-alphabeta:3\n"
+    assert out.getvalue() == "set myname reversi-alphabeta:depth=3\n"
     assert open_depth._player(0).depth == 3
     out = io.StringIO()
     fixed = NBoardServer("alphabeta:2", out=out)
     fixed.handle("set depth 9")
     assert out.getvalue() == "set myname reversi-alphabeta:2\n" and fixed._player(0).depth == 2
+    out = io.StringIO()
+    seeded = NBoardServer("alphabeta:seed=4", out=out)
+    seeded.handle("set depth 99")
+    assert out.getvalue() == "set myname reversi-alphabeta:seed=4,depth=20\n" and seeded._player(1).depth == 20
 
 
 def test_the_subcommand_refuses_a_human_and_bad_specs() -> None:
