@@ -193,7 +193,11 @@ def from_ggf(text: str) -> GameResult:
 
 
 def _ggf_board(value: str) -> GameState:
+    """``BO[8 rows... side]``: the eight rows apart (as GGS writes them) or in one
+    64-character word (as NBoard does)."""
     parts = value.split()
+    if len(parts) == 3 and len(parts[1]) == 64:
+        parts = [parts[0], *(parts[1][r * 8 : r * 8 + 8] for r in range(8)), parts[2]]
     if len(parts) != 10 or parts[0] != "8" or any(len(row) != 8 for row in parts[1:9]):
         raise RecordError(f"GGF: BO[{value}] is not an 8 x 8 board ('8', eight rows, the side to move)")
     cells = "".join(parts[1:9])

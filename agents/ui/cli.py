@@ -5,7 +5,7 @@ subcommand module a family.
     reversi gui                                          the window (play_cli)
     reversi arena ... / reversi ratings ...              tournaments (arena_cli)
     reversi course FILE.py / reversi replay FILE         course files, saved games (course_cli)
-    reversi gtp --player SPEC                            our players as a GTP engine (engine_cli)
+    reversi gtp --player SPEC / reversi nboard ...       our players as GTP / NBoard engines (engine_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
 
 Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,

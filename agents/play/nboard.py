@@ -1,0 +1,326 @@
+"""Our players as NBoard engines: ``reversi nboard --player SPEC`` speaks the
+NBoard protocol (version 2) on stdin/stdout, as Edax and NTest do, so NBoard,
+the GUI Othello players use most, can play against any player spec, show its
+hints with scores and analyse games with it.
+
+Commands (one a line; anything else is ignored, as the protocol asks):
+
+- ``nboard 2`` (or ``nboard 1``): the handshake, answered ``set myname NAME``;
+- ``set depth N``: the search depth. It sets the depth of an ``alphabeta``
+  spec that leaves its depth open (at most ``MAX_DEPTH``); a spec that fixes
+  its strength (``alphabeta:4``, ``level:3``, ``mcts:time=2``...) keeps it.
+  Answered ``set myname NAME`` with the depth in force;
+- ``set game GGF``: the position at the end of that game (read with
+  ``agents.play.records.from_ggf``); ``set contempt N`` is accepted and has no
+  effect (draws score 0);
+- ``move F5/EVAL/TIME`` (or ``move PA``, or just ``move F5``): a move played;
+- ``go``: the player's move, ``=== F5/EVAL/TIME`` (``PA`` for a pass), the
+  board unchanged until NBoard sends the ``move``. EVAL is the move's exact
+  score near the end, else an MCTS player's own estimate, else 0;
+- ``hint N``: the N best moves, one ``search MOVE EVAL 0 DEPTH`` line each;
+- ``analyze``: ``analysis PLY EVAL`` for every position of the game, last first;
+- ``ping N`` -> ``pong N``, ``learn`` -> ``learned``, ``quit``.
+
+Scores are from the side to move, in discs. With ``HINT_EXACT_EMPTIES`` empty
+squares or fewer every move is solved exactly (``agents.search.endgame``) and
+its depth reads ``100%``; earlier, hints come from MCTS (the player itself if
+it is an MCTS player, else an MCTS of ``default_time`` seconds): a move's mean
+result ``v`` in [-1, 1] shows as ``64 v`` (a sure win +64, not a predicted
+margin) and its depth field carries the move's visits. Commands run one after
+another, so ``pong N`` always follows everything sent before ``ping N``.
+A malformed command gets one ``status`` line saying what was wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any, TextIO
+
+from agents.play.isolation import read_answer, safe_repr
+from agents.play.records import RecordError, from_ggf
+from agents.play.specs import parse_spec
+from agents.search.endgame import SCORE_MAX, solve_position
+from agents.search.mcts import MCTSAgent, SearchResult
+from reversi_env.errors import InvalidMoveError
+from reversi_env.notation import PASS, action_name, parse_action
+from reversi_env.observation import observe
+from reversi_env.state import GameState, Player
+
+PROTOCOL_VERSION = 2
+"""The NBoard protocol version spoken."""
+MAX_DEPTH = 20
+"""The deepest ``alphabeta`` NBoard's depth can ask for (``AlphaBetaAgent``'s limit)."""
+HINT_EXACT_EMPTIES = 14
+"""From this many empty squares down, hints and analyses are exact endgame solves."""
+EXACT_DEPTH = "100%"
+"""The depth field of an exact score, as NBoard engines write it."""
+
+
+class NBoardError(Exception):
+    """A command the server cannot carry out: answered with one ``status`` line."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One scored move: ``score`` in discs for the side to move, ``depth`` the
+    protocol's depth field, ``pv`` the line expected from here (starting with ``action``)."""
+
+    action: int
+    score: float
+    depth: str
+    pv: tuple[int, ...]
+
+
+def move_word(action: int) -> str:
+    """The protocol's name of an action: ``F5``, or ``PA`` for a pass."""
+    return "PA" if action == PASS else action_name(action)
+
+
+class NBoardServer:
+    """The state of one NBoard session: the game (start and moves), the depth
+    NBoard asked for, and the player of each colour (built when first asked)."""
+
+    def __init__(
+        self, spec: str, *, seed: int | None = None, default_time: float = 1.0, out: TextIO = sys.stdout
+    ) -> None:
+        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is malformed."""
+        self.spec = parse_spec(spec)
+        self.seed = seed
+        self.default_time = default_time
+        self.out = out
+        self.start = GameState.initial()
+        self.moves: list[int] = []
+        self.state = self.start
+        self.players: dict[Player, Any] = {}
+        self._hinter: MCTSAgent | None = None
+        self.depth: int | None = None
+        """The depth NBoard's ``set depth`` gave an ``alphabeta`` spec that leaves it open."""
+        self.commands = {
+            "nboard": self._nboard,
+            "set": self._set,
+            "move": self._move,
+            "go": self._go,
+            "hint": self._hint,
+            "analyze": self._analyze,
+            "ping": lambda args: self._send(f"pong {' '.join(args)}".rstrip()),
+            "learn": lambda args: self._send("learned"),
+        }
+
+    # -- output ---------------------------------------------------------------------
+
+    def _send(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    @property
+    def name(self) -> str:
+        """The engine's name for ``set myname`` (one word, as NBoard reads it)."""
+        text = self.spec.text
+        if self.depth is not None:  # the spec with the depth in force: "alphabeta:depth=6"
+            text += f"{',' if ':' in text else ':'}depth={self.depth}"
+        return re.sub(r"\s+", "_", f"reversi-{text}")
+
+    # -- commands -------------------------------------------------------------------
+
+    def _nboard(self, args: list[str]) -> None:
+        if args not in (["1"], [str(PROTOCOL_VERSION)]):  # NBoard 1.x says 1: the commands we use are the same
+            self._send(f"status reversi speaks NBoard protocol {PROTOCOL_VERSION}, not {' '.join(args) or '?'}")
+        self._send(f"set myname {self.name}")
+
+    def _set(self, args: list[str]) -> None:
+        if not args:
+            raise NBoardError("set what? (depth, game, contempt)")
+        key, rest = args[0].lower(), args[1:]
+        if key == "depth":
+            self._set_depth(rest)
+        elif key == "game":
+            self._set_game(" ".join(rest))
+        elif key == "contempt":
+            _number(rest, "set contempt N")
+
+    def _set_depth(self, args: list[str]) -> None:
+        depth = int(_number(args, "set depth N"))
+        if depth < 1:
+            raise NBoardError(f"set depth: the depth must be at least 1, got {depth}")
+        if self.spec.kind == "alphabeta" and "depth" not in self.spec.options:
+            self.depth = min(depth, MAX_DEPTH)
+            self.players.clear()
+        self._send(f"set myname {self.name}")
+
+    def _set_game(self, text: str) -> None:
+        try:
+            game = from_ggf(text)
+        except RecordError as e:
+            raise NBoardError(f"set game: {e}") from None
+        start = game.start_state()
+        moves = [parse_action(m) for m in game.moves]
+        self.start, self.moves = start, moves
+        self.state = game.final_state()
+
+    def _move(self, args: list[str]) -> None:
+        if len(args) != 1:
+            raise NBoardError("move: expected move F5/EVAL/TIME")
+        word = args[0].split("/", 1)[0].strip()
+        try:
+            action = PASS if word.lower() in ("pa", "pass", "--") else parse_action(word)
+        except InvalidMoveError:
+            raise NBoardError(f"move: {word!r} is not a move like F5 or PA") from None
+        state, moves = self.state, list(self.moves)
+        if action != PASS and not state.is_legal(action) and state.legal_actions() == [PASS]:
+            state = state.apply(PASS)  # a pass the GUI left out
+            moves.append(PASS)
+        if not state.is_legal(action):
+            raise NBoardError(f"move: {move_word(action)} is not legal here")
+        self.state, self.moves = state.apply(action), [*moves, action]
+
+    def _go(self, args: list[str]) -> None:
+        state = self.state
+        if state.is_terminal():
+            raise NBoardError("go: the game is over")
+        if state.legal_actions() == [PASS]:
+            self._send("=== PA")
+            return
+        self._send("status thinking")
+        player = self._player(state.player)
+        started = time.perf_counter()
+        answer = player.act(observe(state, state.player))
+        seconds = time.perf_counter() - started
+        try:
+            action = read_answer(answer)
+            state.apply(action)
+        except ValueError:
+            raise NBoardError(f"go: the player answered {safe_repr(answer)}, not a legal move") from None
+        result = getattr(player, "last_result", None)
+        evaluation = 0.0
+        if isinstance(result, SearchResult):
+            self._send(f"nodestats {max(result.nodes, result.simulations)} {result.seconds:.2f}")
+            evaluation = _discs(result, result.action, result.value)
+        if state.num_empty() <= HINT_EXACT_EMPTIES:  # any player's move scored exactly near the end
+            evaluation = self._exact(state, action).score
+        self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
+        self._send("status")
+
+    def _hint(self, args: list[str]) -> None:
+        count = int(_number(args, "hint N"))
+        if count < 1:
+            raise NBoardError(f"hint: ask for at least 1 move, got {count}")
+        if self.state.is_terminal():
+            raise NBoardError("hint: the game is over")
+        self._send("status analysing")
+        for hint in self.hints(self.state)[:count]:
+            pv = "".join(move_word(a) for a in hint.pv)
+            self._send(f"search {pv} {hint.score:.2f} 0 {hint.depth}")
+        self._send("status")
+
+    def _analyze(self, args: list[str]) -> None:
+        states = [self.start]
+        for action in self.moves:
+            states.append(states[-1].apply(action))
+        self._send("status analysing")
+        for ply in range(len(states) - 1, -1, -1):
+            state = states[ply]
+            if state.is_terminal():
+                black, white = state.score()
+                score = float(black - white if state.player == 0 else white - black)
+            else:
+                score = self.hints(state)[0].score
+            self._send(f"analysis {ply} {score:.2f}")
+        self._send("status")
+
+    # -- players and searches ---------------------------------------------------------
+
+    def _player(self, colour: Player) -> Any:
+        if colour not in self.players:
+            spec = self.spec
+            if self.depth is not None:
+                spec = replace(spec, options={**spec.options, "depth": self.depth})
+            self.players[colour] = spec.build(colour, seed=self.seed, default_time=self.default_time)
+        return self.players[colour]
+
+    def _searcher(self, colour: Player) -> MCTSAgent:
+        """The player of ``colour`` if it is an MCTS player, else an MCTS of ``default_time`` seconds."""
+        player = self._player(colour)
+        if isinstance(player, MCTSAgent):
+            return player
+        if self._hinter is None:
+            self._hinter = MCTSAgent(time_limit=self.default_time, seed=self.seed)
+        return self._hinter
+
+    @staticmethod
+    def _exact(state: GameState, action: int) -> Hint:
+        """``action`` in ``state`` scored by an exact solve of the position after it."""
+        solution = solve_position(state.apply(action))
+        assert solution is not None  # no node limit: always solved
+        return Hint(action, float(-solution.score), EXACT_DEPTH, (action,))
+
+    def hints(self, state: GameState) -> list[Hint]:
+        """Every legal move of ``state`` (not over) scored, best first: exact
+        with few empty squares, else by MCTS (see the module docstring)."""
+        actions = state.legal_actions()
+        if state.num_empty() <= HINT_EXACT_EMPTIES:
+            return sorted((self._exact(state, a) for a in actions), key=lambda h: (-h.score, h.action))
+        if actions == [PASS]:
+            return [Hint(PASS, 0.0, "0", (PASS,))]
+        result = self._searcher(state.player).search(state)
+        searched = []
+        for a, visits, value in zip(result.actions, result.visits, result.values, strict=True):
+            pv = result.principal_variation if a == result.action else (a,)
+            searched.append(Hint(a, _discs(result, a, float(value)), str(int(visits)), pv))
+        # The search's own choice first, then by visits (what MCTS trusts), then by score.
+        return sorted(searched, key=lambda h: (h.action != result.action, -int(h.depth), -h.score, h.action))
+
+    # -- the session ------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Carry out one command line, writing its answers; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command == "quit":
+            return False
+        handler = self.commands.get(command)
+        if handler is None:
+            if re.fullmatch(r"[a-h][1-8]|pa", command):
+                handler, args = self._move, [words[0]]  # NBoard 1.1 sends just "F5"
+            else:
+                print(f"reversi nboard: ignored unknown command {command[:40]!r}", file=sys.stderr)
+                return True
+        try:
+            handler(args)
+        except NBoardError as e:
+            self._send(f"status {e}")
+        except Exception as e:  # the player's own failure: a status line, not a crash of the session
+            self._send(f"status player error: {type(e).__name__}: {str(e)[:200]}".replace("\n", " "))
+        return True
+
+    def serve(self, lines: Iterable[str]) -> None:
+        """Answer ``lines`` until ``quit`` or their end."""
+        for line in lines:
+            if not self.handle(line):
+                return
+
+
+def _number(args: list[str], usage: str) -> float:
+    """The one number of a command's arguments, or NBoardError showing ``usage``."""
+    try:
+        if len(args) != 1:
+            raise ValueError
+        value = float(args[0])
+    except ValueError:
+        raise NBoardError(f"expected {usage}, got {' '.join(args)[:40]!r}") from None
+    if value != value or abs(value) > 1e6:
+        raise NBoardError(f"expected {usage}, got {args[0][:40]!r}")
+    return value
+
+
+def _discs(result: SearchResult, action: int, value: float) -> float:
+    """A search's score of ``action`` in discs: exact when the search solved the
+    endgame and ``action`` is its move, else the mean result scaled to +-64."""
+    if result.disc_difference is not None and action == result.action:
+        return float(result.disc_difference)
+    return float(SCORE_MAX) * value

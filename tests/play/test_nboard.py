@@ -1,0 +1,295 @@
+"""`reversi nboard`: NBoard protocol transcripts through a real engine process, and the scores checked."""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from agents.play.nboard import EXACT_DEPTH, NBoardServer
+from agents.play.records import from_ggf, record, to_ggf
+from reversi_env import GameState
+from reversi_env.notation import PASS, parse_action
+from tests.conftest import REPO_ROOT, TEST_DATA
+
+GGF = (TEST_DATA / "ggs_triple0_saio3000.ggf").read_text()
+GAME = from_ggf(GGF)
+NBOARD_EXAMPLE = (  # the game of the protocol's example session: NBoard writes the board as one word
+    "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]"
+    "BO[8 ---------------------------O*------*O--------------------------- *]"
+    "B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)"
+)
+MOVE_LINE = re.compile(r"=== ([A-H][1-8]|PA)(?:/(-?\d+\.\d\d)/(\d+\.\d\d))?")  # a forced pass: no eval
+SEARCH_LINE = re.compile(r"search ((?:[A-H][1-8]|PA)+) (-?\d+\.\d\d) 0 (\S+)")
+
+
+def action_of(word: str) -> int:
+    """The action of a move the engine names: ``F5``, or ``PA`` for a pass."""
+    return PASS if word == "PA" else parse_action(word)
+
+
+def prefix(plies: int) -> str:
+    """The GGF of the test game's first ``plies`` moves (as our writer writes it)."""
+    return to_ggf(record(GAME.moves[:plies], GAME.times[:plies]))
+
+
+def position(plies: int) -> GameState:
+    state = GameState.initial()
+    for move in GAME.moves[:plies]:
+        state = state.apply(move)
+    return state
+
+
+class Engine:
+    """``reversi nboard`` in a process of its own, read line by line with a timeout."""
+
+    def __init__(self, *args: str) -> None:
+        self.args = args
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "agents", "nboard", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO_ROOT,
+            env=env,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.pings = 0
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def until(self, done: str, timeout: float = 120.0) -> list[str]:
+        """Every line up to and including the first that starts with ``done``."""
+        got: list[str] = []
+        while True:
+            line = self.lines.get(timeout=timeout)
+            assert line is not None, f"the engine closed its output; so far: {got}"
+            got.append(line)
+            if line.startswith(done):
+                return got
+
+    def sync(self, *lines: str) -> list[str]:
+        """Send ``lines`` and a ping; everything answered before the pong."""
+        self.pings += 1
+        self.send(*lines, f"ping {self.pings}")
+        return self.until(f"pong {self.pings}")[:-1]
+
+    def close(self) -> tuple[int, str]:
+        """End of input: the exit status and what went to stderr."""
+        assert self.proc.stdin is not None and self.proc.stderr is not None
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=60)
+        return code, self.proc.stderr.read()
+
+
+@pytest.fixture(params=["random:seed=1", "mcts:sims=200,seed=1"])
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    e = Engine("--player", request.param, "--time", "0.2")
+    yield e
+    if e.proc.poll() is None:
+        e.proc.kill()
+        e.proc.wait()
+
+
+def test_a_session_handshake_game_go_hint(engine: Engine) -> None:
+    assert engine.sync("nboard 2") == [f"set myname reversi-{engine.args[1]}"]
+    assert engine.sync("set depth 6", f"set game {prefix(20)}", "set contempt 0")[-1].startswith("set myname")
+    state = position(20)
+    reply = engine.sync("go")
+    moves = [MOVE_LINE.fullmatch(line) for line in reply if line.startswith("===")]
+    assert len(moves) == 1 and moves[0] is not None and moves[0].group(2) is not None, reply
+    assert state.is_legal(action_of(moves[0].group(1)))
+    assert engine.sync("go")[-2].startswith("=== "), "go must not change the board: the same position again"
+    hints = [SEARCH_LINE.fullmatch(line) for line in engine.sync("hint 3") if line.startswith("search")]
+    assert len(hints) == 3 and all(hints), hints
+    squares = [h.group(1)[:2] for h in hints if h]
+    assert len(set(squares)) == 3 and all(state.is_legal(parse_action(s)) for s in squares)
+    # A move played, then the position after it is the one searched.
+    engine.sync(f"move {squares[1]}/0.00/1.5")
+    after = state.apply(squares[1])
+    reply = engine.sync("go")
+    move = next(MOVE_LINE.fullmatch(line) for line in reply if line.startswith("==="))
+    assert move is not None and after.is_legal(action_of(move.group(1)))
+    code, err = engine.close()
+    assert code == 0 and "Traceback" not in err
+
+
+def test_pong_comes_after_everything_asked_before_it() -> None:
+    engine = Engine("--player", "mcts:sims=2000,seed=1")
+    engine.send("nboard 2", f"set game {prefix(10)}", "go", "hint 2", "ping 7", "hint 1", "ping 8")
+    lines = engine.until("pong 8")
+    before, after = lines[: lines.index("pong 7")], lines[lines.index("pong 7") + 1 : -1]
+    assert [line.split()[0] for line in before if line.startswith(("===", "search"))] == ["===", "search", "search"]
+    assert [line.split()[0] for line in after if line.startswith(("===", "search"))] == ["search"]
+    assert before[-1] == "status" and after[-1] == "status"  # each search finished before the next pong
+    assert engine.close()[0] == 0
+
+
+def test_bad_input_gets_one_status_line_and_no_traceback() -> None:
+    engine = Engine("--player", "random:seed=1")
+    engine.sync("nboard 2", f"set game {prefix(4)}")
+    state = position(4)
+    bad = [
+        "move Z9",
+        "move A1",  # a square, but not legal here
+        "move",
+        "hint x",
+        "hint 0",
+        "set depth deep",
+        "set game (;GM[Othello]BO[8 junk *];)",
+        "set game (;GM[Othello]B[f5]W[a1];)",
+        "set",
+    ]
+    for line in bad:
+        reply = engine.sync(line)
+        assert len(reply) == 1 and reply[0].startswith("status "), (line, reply)
+    assert engine.sync("frobnicate 3", "\x00\xff", "") == []  # unknown commands are ignored, as the protocol asks
+    reply = engine.sync("go")  # the bad commands left the game as it was
+    move = next(MOVE_LINE.fullmatch(line) for line in reply if line.startswith("==="))
+    assert move is not None and state.is_legal(action_of(move.group(1)))
+    code, err = engine.close()
+    assert code == 0 and "Traceback" not in err and "frobnicate" in err
+
+
+def test_nboards_own_game_text_is_read(engine: Engine) -> None:
+    """The protocol's example: a GGF board in one 64-character word, moves in capitals."""
+    engine.sync("nboard 2", f"set game {NBOARD_EXAMPLE}")
+    state = from_ggf(NBOARD_EXAMPLE).final_state()
+    assert len(from_ggf(NBOARD_EXAMPLE).moves) == 8 and state.player == 0
+    move = next(MOVE_LINE.fullmatch(line) for line in engine.sync("go") if line.startswith("==="))
+    assert move is not None and state.is_legal(action_of(move.group(1)))
+    engine.close()
+
+
+def test_a_whole_game_over_the_protocol_has_legal_moves_only(engine: Engine) -> None:
+    """The test plays NBoard's part: go, then the move it answered, to the end."""
+    engine.sync("nboard 2", "set depth 4", f"set game {prefix(0)}")
+    state = GameState.initial()
+    while not state.is_terminal():
+        reply = engine.sync("go")
+        move = next(MOVE_LINE.fullmatch(line) for line in reply if line.startswith("==="))
+        assert move is not None, reply
+        action = action_of(move.group(1))
+        assert state.is_legal(action), (move.group(0), state)
+        assert (action == PASS) == (state.legal_actions() == [PASS])
+        engine.sync(f"move {move.group(0)[4:]}")  # as NBoard does: the move with its eval and time
+        state = state.apply(action)
+    assert engine.sync("go") == ["status go: the game is over"]
+    assert engine.sync("learn") == ["learned"]
+    code, err = engine.close()
+    assert code == 0 and "Traceback" not in err
+
+
+def exact(state: GameState) -> int:
+    """Brute-force negamax: the final disc difference for the side to move."""
+    if state.is_terminal():
+        black, white = state.score()
+        return black - white if state.player == 0 else white - black
+    return max(-exact(state.apply(a)) for a in state.legal_actions())
+
+
+def test_hints_near_the_end_are_exact_and_ordered() -> None:
+    state = position(52)  # 8 empty squares
+    out = io.StringIO()
+    server = NBoardServer("random", out=out)
+    server.handle(f"set game {prefix(52)}")
+    server.handle("hint 64")
+    lines = [SEARCH_LINE.fullmatch(line) for line in out.getvalue().splitlines() if line.startswith("search")]
+    scores = [float(m.group(2)) for m in lines if m]
+    assert scores == sorted(scores, reverse=True)
+    truth = {a: -exact(state.apply(a)) for a in state.legal_actions()}
+    got = {parse_action(m.group(1)): float(m.group(2)) for m in lines if m}
+    assert got == truth and all(m.group(3) == EXACT_DEPTH for m in lines if m)
+
+
+def test_analyze_scores_every_position_last_first() -> None:
+    out = io.StringIO()
+    server = NBoardServer("random", default_time=0.05, seed=1, out=out)
+    server.handle(f"set game {prefix(52)}")
+    server.handle("move " + GAME.moves[52])
+    server.handle("analyze")
+    lines = [line.split() for line in out.getvalue().splitlines() if line.startswith("analysis")]
+    plies = [int(words[1]) for words in lines]
+    assert plies == list(range(53, -1, -1))
+    states = [position(k) for k in range(54)]
+    for words in lines[:2]:  # the exact end: 7 and 8 empty squares
+        assert float(words[2]) == exact(states[int(words[1])])
+
+
+def test_set_depth_sets_an_open_alphabeta_depth_and_nothing_the_command_line_fixed() -> None:
+    out = io.StringIO()
+    open_depth = NBoardServer("alphabeta", out=out)
+    open_depth.handle("set depth 3")
+    assert out.getvalue() == "set myname reversi-alphabeta:depth=3\n"
+    assert open_depth._player(0).depth == 3
+    out = io.StringIO()
+    fixed = NBoardServer("alphabeta:2", out=out)
+    fixed.handle("set depth 9")
+    assert out.getvalue() == "set myname reversi-alphabeta:2\n" and fixed._player(0).depth == 2
+    out = io.StringIO()
+    seeded = NBoardServer("alphabeta:seed=4", out=out)
+    seeded.handle("set depth 99")
+    assert out.getvalue() == "set myname reversi-alphabeta:seed=4,depth=20\n" and seeded._player(1).depth == 20
+
+
+def test_the_subcommand_refuses_a_human_and_bad_specs() -> None:
+    for spec, lines in (("human", 1), ("mcts:sims=-1", 2)):  # argparse adds its usage line
+        done = subprocess.run(
+            [sys.executable, "-m", "agents", "nboard", "--player", spec],
+            input="",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=REPO_ROOT,
+        )
+        assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.splitlines()) == lines
+
+
+def test_other_handshakes_and_nboard_1_moves_are_understood() -> None:
+    out = io.StringIO()
+    server = NBoardServer("random", out=out)
+    server.handle("nboard 1")
+    server.handle("nboard 3")
+    assert out.getvalue().splitlines() == [
+        "set myname reversi-random",
+        "status reversi speaks NBoard protocol 2, not 3",
+        "set myname reversi-random",
+    ]
+    server.handle("F5")  # NBoard 1.1 sends a bare move
+    server.handle("set contempt 100")
+    server.handle("set frobnication on")
+    server.handle("move d6//0.3")  # an empty eval
+    assert server.state == GameState.initial().apply("F5").apply("D6")
+    assert server.moves == [parse_action("F5"), parse_action("D6")]
+    assert len(out.getvalue().splitlines()) == 3
+
+
+def test_go_scores_any_players_move_exactly_near_the_end() -> None:
+    out = io.StringIO()
+    server = NBoardServer("random:seed=3", out=out)
+    server.handle(f"set game {prefix(52)}")
+    server.handle("go")
+    move = next(MOVE_LINE.fullmatch(line) for line in out.getvalue().splitlines() if line.startswith("==="))
+    assert move is not None and move.group(2) is not None
+    state = position(52)
+    assert float(move.group(2)) == -exact(state.apply(action_of(move.group(1))))
+    assert server.state == state  # go leaves the board to NBoard's move
