@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -208,7 +207,6 @@ print("MOVES", " ".join(app.history[-1].moves), "AI", app.ai_spec)
 """
 
 
-@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
     # -displayfd: Xvfb picks a free display and writes its number, so parallel runs do not collide.
     read_end, write_end = os.pipe()
