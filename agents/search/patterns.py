@@ -144,16 +144,55 @@ def phase_of(empties: np.int64) -> np.int64:
     return min(empties // PHASE_EMPTIES, np.int64(N_PHASES - 1))
 
 
+def _square_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each square, the windows that read it and what a mover's disc there
+    adds to each window's index (an opponent's disc adds twice as much)."""
+    windows: list[list[tuple[int, int]]] = [[] for _ in range(64)]
+    for w in range(N_WINDOWS):
+        n = int(WINDOW_LENGTHS[w])
+        for k in range(n):
+            windows[int(WINDOW_SQUARES[w, k])].append((w, 3 ** (n - 1 - k)))
+    most = max(len(x) for x in windows)
+    ids = np.zeros((64, most), dtype=np.int64)
+    powers = np.zeros((64, most), dtype=np.int64)
+    for sq, pairs in enumerate(windows):
+        for j, (w, power) in enumerate(pairs):
+            ids[sq, j], powers[sq, j] = w, power
+    return np.array([len(x) for x in windows], dtype=np.int64), ids, powers
+
+
+SQUARE_COUNTS, SQUARE_WINDOWS, SQUARE_POWERS = _square_windows()
+WINDOW_OFFSETS = TABLE_OFFSETS[WINDOW_KINDS]
+"""Where each window's table starts in a phase's weights."""
+
+
+@njit(cache=True, nogil=True)
+def _raw_indices(p: np.uint64, o: np.uint64, idx: np.ndarray) -> None:
+    """Each window's flat index (before canonicalisation), summed square by
+    square over the occupied squares only."""
+    idx[:] = WINDOW_OFFSETS
+    m = p
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        for j in range(SQUARE_COUNTS[sq]):
+            idx[SQUARE_WINDOWS[sq, j]] += SQUARE_POWERS[sq, j]
+    m = o
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        for j in range(SQUARE_COUNTS[sq]):
+            idx[SQUARE_WINDOWS[sq, j]] += 2 * SQUARE_POWERS[sq, j]
+
+
 @njit(cache=True, nogil=True)
 def window_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
     """Write into ``out`` (int32, N_WINDOWS) each window's canonical flat index
     for the mover ``p`` against ``o``."""
+    idx = np.empty(N_WINDOWS, dtype=np.int64)
+    _raw_indices(p, o, idx)
     for w in range(N_WINDOWS):
-        idx = np.int64(0)
-        for k in range(WINDOW_LENGTHS[w]):
-            sq = np.uint64(WINDOW_SQUARES[w, k])
-            idx = idx * 3 + np.int64((p >> sq) & U1) + 2 * np.int64((o >> sq) & U1)
-        out[w] = CANONICAL[TABLE_OFFSETS[WINDOW_KINDS[w]] + idx]
+        out[w] = CANONICAL[idx[w]]
 
 
 @njit(cache=True, nogil=True)
@@ -169,13 +208,11 @@ def evaluate_raw(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """The unclamped evaluation (what training fits) of the mover ``p``."""
     ph = phase_of(np.int64(popcount(~(p | o))))
     w = W[ph]
+    idx = np.empty(N_WINDOWS, dtype=np.int64)
+    _raw_indices(p, o, idx)
     s = np.float64(w[BIAS])
     for i in range(N_WINDOWS):
-        idx = np.int64(0)
-        for k in range(WINDOW_LENGTHS[i]):
-            sq = np.uint64(WINDOW_SQUARES[i, k])
-            idx = idx * 3 + np.int64((p >> sq) & U1) + 2 * np.int64((o >> sq) & U1)
-        s += w[CANONICAL[TABLE_OFFSETS[WINDOW_KINDS[i]] + idx]]
+        s += w[CANONICAL[idx[i]]]
     mobility, parity = linear_terms(p, o)
     return s + w[MOBILITY] * mobility + w[PARITY] * parity
 
