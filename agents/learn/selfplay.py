@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from agents.search.endgame import solve_root
+from agents.search.endgame import NO_LIMIT, solve_root
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.patterns import child_values, evaluate
 from reversi_env.bitboard import (
@@ -42,7 +42,6 @@ from reversi_env.bitboard import (
     random_below,
 )
 
-_NO_LIMIT = np.int64(2**62)
 MAX_RECORDED = 64
 """At most this many positions are recorded from one game (one per placement)."""
 
@@ -117,7 +116,7 @@ def play_games(
             else:
                 rec_p[n], rec_o[n], rec_colour[n] = p, o, colour
                 if empties <= exact_empties:
-                    solve_root(p, o, _NO_LIMIT, scores, exact)
+                    solve_root(p, o, NO_LIMIT, scores, exact)
                     best_sq = lowest_square(m)
                     for a in range(64):
                         if exact[a]:

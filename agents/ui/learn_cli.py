@@ -86,6 +86,9 @@ def run_train_eval(args: argparse.Namespace) -> int:
         words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     command = shlex.join(words)
     out = Path(args.out)
+    if not out.parent.is_dir():
+        print(f"reversi train-eval: error: no directory {str(out.parent)!r} for --out", file=sys.stderr)
+        return 2
     try:
         reports = train_to_file(
             config,

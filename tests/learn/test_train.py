@@ -105,6 +105,7 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
         (["--games", "0"], "must be >= 1"),
         (["--games", "2", "--rounds", "3"], "must be >= --rounds"),
         (["--games", "4", "--epsilon", "2"], "between 0 and 1"),
+        (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
     ],
 )
 def test_cli_bad_input_is_one_clear_line(
