@@ -6,7 +6,7 @@ Reads the round checkpoints ``reversi train-eval --checkpoints DIR`` wrote
 ``pattern`` player against ``positional`` and ``alphabeta:2`` as
 ``bench_eval.py`` does, prints a table and saves the curve.
 
-    python benchmarks/eval_curve.py DIR [--games 24] [--out docs/evaluation_curve.png]
+    python benchmarks/eval_curve.py DIR [--games 24] [--opening-plies 2] [--out docs/evaluation_curve.png]
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("checkpoints", type=Path, help="directory of round_<k>.npz files")
     parser.add_argument("--games", type=int, default=24, help="games per opponent and checkpoint (default 24)")
+    parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="docs/evaluation_curve.png")
     args = parser.parse_args()
@@ -38,7 +39,7 @@ def main() -> None:
         last = saved.metadata["rounds"][-1]
         scores = {}
         for spec in TARGETS:
-            s = score_against(saved.weights, spec, args.games, args.seed)
+            s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
             scores[spec] = (s / args.games, *wilson(s, args.games))
         rows.append((last["seconds"] / 60, last["positions"], scores))
         cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
@@ -62,8 +63,11 @@ def main() -> None:
     ax.set_xlabel("training wall-clock time (minutes; one process, shared 2-core machine)")
     ax.set_ylabel("score of the 1-ply pattern player (%)")
     ax.set_ylim(0, 102)
-    ax.set_title(f"Learned evaluation alone vs the ladder ({args.games} games a point, 95% intervals)")
-    ax.legend(loc=(0.3, 0.55))
+    ax.set_title(
+        f"Learned evaluation alone vs the ladder\n({args.games} games a point, "
+        f"{args.opening_plies}-ply openings, 95% intervals)"
+    )
+    ax.legend(loc=(0.6, 0.08))
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
