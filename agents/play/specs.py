@@ -6,6 +6,7 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``human``                                  you, at the terminal (``agents.play.human``)
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
+``pattern``                                the learned pattern evaluation alone, 1 ply
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -44,7 +45,7 @@ from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
-    "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
+    "human, random, greedy, positional, pattern, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
     "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
@@ -55,6 +56,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "random": (("seed",), None),
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
+    "pattern": (("seed",), None),
     "alphabeta": (("depth", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "iters", "c", "seed"), None),
@@ -119,6 +121,10 @@ class PlayerSpec:
 
             baseline = {"random": RandomAgent, "greedy": GreedyAgent, "positional": PositionalAgent}[self.kind]
             return baseline(seed=seed)
+        if self.kind == "pattern":
+            from agents.search.patterns import PatternAgent
+
+            return PatternAgent(seed=seed)
         if self.kind == "alphabeta":
             from agents.search.ladder import AlphaBetaAgent
 

@@ -1,0 +1,220 @@
+"""Self-play games that make the training data of the pattern evaluation (numba).
+
+A game opens with 2 to ``opening_plies`` uniformly random moves (diversity),
+then each side plays the move its evaluation likes best one ply ahead, or a
+random move with probability ``epsilon``. The evaluation is the pattern
+evaluation under the current weights, or the hand-written ``ladder.evaluate``
+before any weights exist (round 0). From ``exact_empties`` empty squares on,
+every position is solved exactly and the solver picks the move (still with
+``epsilon`` random moves, so endgame mistakes are seen and labelled too).
+
+Labels, the final disc difference from the mover's side:
+
+- positions with ``exact_empties`` empties or fewer: their exact value;
+- earlier positions: the TD(lambda) return, backed up from the game's last
+  position, ``G_t = (1 - lam) * V(s_{t+1}) + lam * G_{t+1}``, where ``V`` is the
+  current evaluation of the next recorded position (its exact value once
+  solved). With ``lam = 1`` (round 0, no pattern weights) it is the result the
+  game reached under perfect endgame play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from agents.search.endgame import NO_LIMIT, solve_root
+from agents.search.ladder import evaluate as handwritten_evaluate
+from agents.search.patterns import child_values, evaluate
+from reversi_env.bitboard import (
+    INITIAL_BLACK,
+    INITIAL_WHITE,
+    U0,
+    U1,
+    flips,
+    legal_moves,
+    lowest_square,
+    make_rng,
+    nth_square,
+    popcount,
+    random_below,
+)
+
+MAX_RECORDED = 64
+"""At most this many positions are recorded from one game (one per placement)."""
+
+
+@njit(cache=True, nogil=True)
+def _random_move(m: np.uint64, rng: np.ndarray) -> np.uint64:
+    return nth_square(m, random_below(rng, np.uint64(popcount(m))))
+
+
+@njit(cache=True, nogil=True)
+def _handwritten_choice(p: np.uint64, o: np.uint64, m: np.uint64) -> np.uint64:
+    """The move after which the hand-written evaluation is worst for the opponent."""
+    best_sq = lowest_square(m)
+    best = np.int64(2**62)
+    rest = m
+    while rest != U0:
+        sq = lowest_square(rest)
+        rest &= rest - U1
+        f = flips(p, o, sq)
+        v = handwritten_evaluate(o ^ f, p | f | (U1 << sq))
+        if v < best:
+            best, best_sq = v, sq
+    return best_sq
+
+
+@njit(cache=True, nogil=True)
+def play_games(
+    n_games: np.int64,
+    W: np.ndarray,
+    use_patterns: bool,
+    rng: np.ndarray,
+    opening_plies: np.int64,
+    epsilon: np.float64,
+    exact_empties: np.int64,
+    lam: np.float64,
+    out_p: np.ndarray,
+    out_o: np.ndarray,
+    out_label: np.ndarray,
+) -> np.int64:
+    """Play ``n_games`` games and write their labelled positions (mover's
+    board, opponent's board, label) into the ``out_*`` arrays (room for
+    ``n_games * MAX_RECORDED``). Returns the number of positions written."""
+    k = np.int64(0)
+    rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
+    rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
+    rec_colour = np.zeros(MAX_RECORDED, dtype=np.float64)
+    rec_value = np.zeros(MAX_RECORDED, dtype=np.float64)
+    rec_exact = np.zeros(MAX_RECORDED, dtype=np.bool_)
+    scores = np.zeros(64, dtype=np.int64)
+    exact = np.zeros(64, dtype=np.bool_)
+    values = np.zeros(64, dtype=np.float64)
+    if not use_patterns:
+        lam = np.float64(1.0)
+    for _ in range(n_games):
+        p, o = INITIAL_BLACK, INITIAL_WHITE
+        colour = 1.0  # +1 black to move, -1 white
+        n_open = 2 + np.int64(random_below(rng, np.uint64(max(opening_plies - 1, 1))))
+        ply = 0
+        n = 0
+        while True:
+            m = legal_moves(p, o)
+            if m == U0:
+                if legal_moves(o, p) == U0:
+                    break
+                p, o = o, p
+                colour = -colour
+                continue
+            empties = 64 - np.int64(popcount(p | o))
+            explore = np.float64(next_unit(rng)) < epsilon
+            if ply < n_open:
+                sq = _random_move(m, rng)
+            else:
+                rec_p[n], rec_o[n], rec_colour[n] = p, o, colour
+                if empties <= exact_empties:
+                    solve_root(p, o, NO_LIMIT, scores, exact)
+                    best_sq = lowest_square(m)
+                    for a in range(64):
+                        if exact[a]:
+                            best_sq = np.uint64(a)
+                            break
+                    rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
+                    sq = _random_move(m, rng) if explore else best_sq
+                else:
+                    rec_exact[n] = False
+                    if use_patterns:
+                        rec_value[n] = evaluate(p, o, W)
+                        if explore:
+                            sq = _random_move(m, rng)
+                        else:
+                            child_values(p, o, W, values)
+                            sq = lowest_square(m)
+                            rest = m
+                            while rest != U0:
+                                a = lowest_square(rest)
+                                rest &= rest - U1
+                                if values[a] > values[sq]:
+                                    sq = a
+                    else:
+                        rec_value[n] = 0.0
+                        sq = _random_move(m, rng) if explore else _handwritten_choice(p, o, m)
+                n += 1
+            f = flips(p, o, sq)
+            p, o = o ^ f, p | f | (U1 << sq)
+            colour = -colour
+            ply += 1
+        # p is black when colour is +1; the result from black's side:
+        final = colour * (np.float64(popcount(p)) - np.float64(popcount(o)))
+        g = final
+        v_next = final
+        for i in range(n - 1, -1, -1):
+            g = rec_colour[i] * rec_value[i] if rec_exact[i] else (1.0 - lam) * v_next + lam * g
+            v_next = rec_colour[i] * rec_value[i]
+            out_p[k], out_o[k], out_label[k] = rec_p[i], rec_o[i], rec_colour[i] * g
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def next_unit(rng: np.ndarray) -> np.float64:
+    """A uniform random number in [0, 1) from the kernel RNG."""
+    return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """How games are played and labelled (see the module docstring)."""
+
+    opening_plies: int = 10
+    epsilon: float = 0.1
+    exact_empties: int = 12
+    lam: float = 0.7
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Labelled positions: mover's and opponent's bitboards, label (disc difference)."""
+
+    p: np.ndarray
+    o: np.ndarray
+    label: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+    @staticmethod
+    def concatenate(parts: list[Positions]) -> Positions:
+        """All ``parts`` in order, as one set."""
+        return Positions(
+            np.concatenate([x.p for x in parts]) if parts else np.zeros(0, np.uint64),
+            np.concatenate([x.o for x in parts]) if parts else np.zeros(0, np.uint64),
+            np.concatenate([x.label for x in parts]) if parts else np.zeros(0, np.float32),
+        )
+
+
+def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPlayConfig) -> Positions:
+    """``n_games`` labelled self-play games from ``seed`` (None weights: the
+    hand-written evaluation plays). The same arguments give the same positions."""
+    size = n_games * MAX_RECORDED
+    out_p, out_o = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
+    out_label = np.zeros(size, np.float64)
+    use = weights is not None
+    w = np.zeros((1, 1), np.float32) if weights is None else np.ascontiguousarray(weights, np.float32)
+    k = play_games(
+        np.int64(n_games),
+        w,
+        use,
+        make_rng(seed),
+        np.int64(config.opening_plies),
+        np.float64(config.epsilon),
+        np.int64(config.exact_empties),
+        np.float64(config.lam),
+        out_p,
+        out_o,
+        out_label,
+    )
+    return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

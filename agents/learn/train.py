@@ -1,0 +1,226 @@
+"""The training loop of the pattern evaluation: rounds of self-play and refitting.
+
+Round 0 plays its games with the hand-written evaluation; every later round
+plays with the weights fitted so far, adds its positions to the data, and
+refits on all of it (warm-started from the last weights). The games of a round
+are cut into chunks, each seeded from ``(seed, round, chunk)`` and played by
+local processes (``backend="local"``, in this process with one worker) or Ray
+tasks (``backend="ray"``); chunks are put back in order, so a seed gives the
+same weights whatever the workers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from agents.learn.fit import fit
+from agents.learn.selfplay import Positions, SelfPlayConfig, generate
+from agents.search.patterns import save_weights
+
+CHUNK_GAMES = 50
+"""Games a task plays: small enough to spread over workers, large enough to pay for the call."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the trained weights (workers and backend do not)."""
+
+    games: int
+    seed: int = 0
+    rounds: int = 4
+    ridge: float = 5.0
+    iterations: int = 25
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+
+    def round_games(self) -> list[int]:
+        """Games of each round: the total split as evenly as possible."""
+        base, extra = divmod(self.games, self.rounds)
+        return [base + (1 if r < extra else 0) for r in range(self.rounds)]
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """What one round did: games played, positions in the data, fit, time so far."""
+
+    round: int
+    games: int
+    positions: int
+    mse_before: float
+    mse_after: float
+    seconds: float
+
+
+def chunk_seed(seed: int, round_index: int, chunk: int) -> int:
+    """The seed of one chunk of games: independent streams for every (seed, round, chunk)."""
+    return int(np.random.SeedSequence((seed, round_index, chunk)).generate_state(1, np.uint64)[0])
+
+
+def _chunks(n_games: int) -> list[int]:
+    full, rest = divmod(n_games, CHUNK_GAMES)
+    return [CHUNK_GAMES] * full + ([rest] if rest else [])
+
+
+_WORKER_WEIGHTS: np.ndarray | None = None
+
+
+def _set_worker_weights(weights: np.ndarray | None) -> None:
+    global _WORKER_WEIGHTS  # a process pool's initializer: one copy of the weights a worker
+    _WORKER_WEIGHTS = weights
+
+
+def _worker_generate(n_games: int, seed: int, config: SelfPlayConfig) -> Positions:
+    return generate(n_games, _WORKER_WEIGHTS, seed, config)
+
+
+def play_round(
+    n_games: int,
+    weights: np.ndarray | None,
+    seed: int,
+    round_index: int,
+    config: SelfPlayConfig,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    advance: Callable[[int], None] | None = None,
+) -> Positions:
+    """The labelled positions of one round's games (in chunk order)."""
+    sizes = _chunks(n_games)
+    seeds = [chunk_seed(seed, round_index, c) for c in range(len(sizes))]
+    tick = advance or (lambda _n: None)
+    if backend == "ray":
+        return _play_ray(sizes, seeds, weights, config, workers, tick)
+    if backend != "local":
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    parts: list[Positions] = []
+    if workers <= 1:
+        for size, s in zip(sizes, seeds, strict=True):
+            parts.append(generate(size, weights, s, config))
+            tick(size)
+        return Positions.concatenate(parts)
+    with ProcessPoolExecutor(workers, get_context("spawn"), _set_worker_weights, (weights,)) as pool:
+        futures = [pool.submit(_worker_generate, size, s, config) for size, s in zip(sizes, seeds, strict=True)]
+        for size, future in zip(sizes, futures, strict=True):
+            parts.append(future.result())
+            tick(size)
+    return Positions.concatenate(parts)
+
+
+def _play_ray(
+    sizes: list[int],
+    seeds: list[int],
+    weights: np.ndarray | None,
+    config: SelfPlayConfig,
+    workers: int,
+    tick: Callable[[int], None],
+) -> Positions:
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError("the ray backend needs Ray: pip install 'reversi-env[ray]'") from e
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False)
+    try:
+        task = ray.remote(generate)
+        weights_ref = ray.put(weights)
+        refs = [task.remote(size, weights_ref, s, config) for size, s in zip(sizes, seeds, strict=True)]
+        parts = []
+        for size, ref in zip(sizes, refs, strict=True):
+            parts.append(ray.get(ref))
+            tick(size)
+        return Positions.concatenate(parts)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def train(
+    config: TrainConfig,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    progress: bool = True,
+    on_round: Callable[[RoundReport, np.ndarray], None] | None = None,
+) -> tuple[np.ndarray, list[RoundReport]]:
+    """Train pattern weights by ``config``; ``on_round(report, weights)`` after
+    each round. Returns the final weights and the round reports."""
+    if config.games < config.rounds or config.rounds < 1:
+        raise ValueError(f"need at least one game a round, got {config.games} games in {config.rounds} rounds")
+    start = time.perf_counter()
+    weights: np.ndarray | None = None
+    data: list[Positions] = []
+    reports: list[RoundReport] = []
+    bar = tqdm(total=config.games, unit="game", desc="self-play", disable=not progress)
+    for r, n_games in enumerate(config.round_games()):
+        bar.set_description(f"round {r + 1}/{config.rounds} self-play")
+        data.append(
+            play_round(
+                n_games,
+                weights,
+                config.seed,
+                r,
+                config.selfplay,
+                workers=workers,
+                backend=backend,
+                advance=bar.update,
+            )
+        )
+        positions = Positions.concatenate(data)
+        bar.set_description(f"round {r + 1}/{config.rounds} fitting {len(positions)} positions")
+        result = fit(positions, weights, ridge=config.ridge, iterations=config.iterations)
+        weights = result.weights
+        report = RoundReport(
+            r, n_games, len(positions), result.mse_before, result.mse_after, time.perf_counter() - start
+        )
+        reports.append(report)
+        bar.set_postfix(mse=f"{result.mse_after:.1f}")
+        if on_round is not None:
+            on_round(report, weights)
+    bar.close()
+    assert weights is not None
+    return weights, reports
+
+
+def metadata(config: TrainConfig, reports: list[RoundReport], command: str) -> dict[str, Any]:
+    """What the weights file records about its training."""
+    return {
+        "command": command,
+        "config": asdict(config),
+        "games": config.games,
+        "positions": reports[-1].positions,
+        "seconds": round(reports[-1].seconds, 1),
+        "rounds": [asdict(r) for r in reports],
+    }
+
+
+def train_to_file(
+    config: TrainConfig,
+    out: Path,
+    command: str,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    checkpoints: Path | None = None,
+    progress: bool = True,
+) -> list[RoundReport]:
+    """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``)."""
+    reports: list[RoundReport] = []
+
+    def save_round(report: RoundReport, weights: np.ndarray) -> None:
+        reports.append(report)
+        if checkpoints is not None:
+            checkpoints.mkdir(parents=True, exist_ok=True)
+            save_weights(checkpoints / f"round_{report.round}.npz", weights, metadata(config, reports, command))
+
+    weights, _ = train(config, workers=workers, backend=backend, progress=progress, on_round=save_round)
+    save_weights(out, weights, metadata(config, reports, command))
+    return reports

@@ -1,0 +1,320 @@
+"""The learned pattern evaluation: an n-tuple network over the bitboards (numba).
+
+The approach of Logistello and Edax. A position is read through 46 small
+windows of squares ("pattern instances"): the 4 edges each with their two
+X-squares, the 4 corner 3x3 blocks, the 8 corner 2x5 blocks, rows and columns 2,
+3 and 4 from each side, and every diagonal of length 4 to 8. Each window's
+squares, read in a fixed order, form a base-3 number (0 empty, 1 the mover's
+disc, 2 the opponent's): the index of a learned weight. All windows that are
+images of one another under the 8 board symmetries share one table, and a
+window that is symmetric in itself (an edge read left-to-right or
+right-to-left) looks its configurations up under one canonical index, so the
+evaluation is exactly invariant under the 8 symmetries.
+
+The value is the sum of the windows' weights plus three linear terms (a bias,
+the mobility difference, the parity of the empty squares), with one set of
+weights per game phase (``PHASE_EMPTIES`` empty squares a phase). It predicts
+the final disc difference (mover minus opponent, empties counted for nobody)
+from the side of the player to move, and is clamped to [-64, 64].
+
+Weights are an array ``float32 (N_PHASES, N_WEIGHTS)`` passed to the kernels
+(numba would freeze a global array into its compiled cache); ``load_weights()``
+reads the ones trained by ``reversi train-eval`` that ship in the package.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from agents.search.ladder import _TieBreakingAgent
+from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
+from reversi_env.state import GameState
+
+BASE_PATTERNS: dict[str, tuple[int, ...]] = {
+    "edge_x": (0, 1, 2, 3, 4, 5, 6, 7, 9, 14),  # A1-H1 with the X-squares B2 and G2
+    "corner_3x3": (0, 1, 2, 8, 9, 10, 16, 17, 18),
+    "corner_2x5": (0, 1, 2, 3, 4, 8, 9, 10, 11, 12),
+    "row_2": tuple(range(8, 16)),
+    "row_3": tuple(range(16, 24)),
+    "row_4": tuple(range(24, 32)),
+    "diag_8": (0, 9, 18, 27, 36, 45, 54, 63),
+    "diag_7": (1, 10, 19, 28, 37, 46, 55),
+    "diag_6": (2, 11, 20, 29, 38, 47),
+    "diag_5": (3, 12, 21, 30, 39),
+    "diag_4": (4, 13, 22, 31),
+}
+"""One window of each shape (squares as ``row * 8 + col``, read in this order);
+the board symmetries give the others."""
+
+PHASE_EMPTIES = 5
+"""Empty squares a game phase spans: phase = min(empties // PHASE_EMPTIES, N_PHASES - 1)."""
+
+N_PHASES = 12
+"""Weight sets, from the last phase (0-4 empties) to the opening (55-60)."""
+
+SCORE_LIMIT = 64.0
+"""The evaluation is clamped to [-SCORE_LIMIT, SCORE_LIMIT] (a disc difference)."""
+
+MAX_PATTERN = 10
+"""The most squares of any window."""
+
+
+def _symmetries() -> list[np.ndarray]:
+    """The 8 board symmetries, each as a square -> square map."""
+    rows, cols = np.divmod(np.arange(64), 8)
+    maps = []
+    for transpose in (False, True):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                r, c = (cols, rows) if transpose else (rows, cols)
+                r = 7 - r if flip_rows else r
+                c = 7 - c if flip_cols else c
+                maps.append((r * 8 + c).astype(np.int64))
+    return maps
+
+
+SYMMETRIES = _symmetries()
+"""The 8 symmetries of the board (identity first), as int64 square maps of 64."""
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The windows (square lists padded with -1, lengths, pattern of each), the
+    offset of each pattern's table in one flat array, and the canonical index of
+    every flat index."""
+    squares: list[tuple[int, ...]] = []
+    kinds: list[int] = []
+    offsets = [0]
+    canon_parts: list[np.ndarray] = []
+    for kind, (_, base) in enumerate(BASE_PATTERNS.items()):
+        n = len(base)
+        seen: set[frozenset[int]] = set()
+        # Orders of the base window that read the same squares (its own symmetries),
+        # as position permutations: reading by any of them gives the same configuration.
+        perms = [[base.index(int(g[s])) for s in base] for g in SYMMETRIES if {int(g[s]) for s in base} == set(base)]
+        for g in SYMMETRIES:
+            image = tuple(int(g[s]) for s in base)
+            if frozenset(image) not in seen:
+                seen.add(frozenset(image))
+                squares.append(image)
+                kinds.append(kind)
+        digits = np.array(np.unravel_index(np.arange(3**n), (3,) * n)).T  # first square most significant
+        powers = 3 ** np.arange(n - 1, -1, -1)
+        canon = np.min(np.stack([digits[:, p] @ powers for p in perms]), axis=0)
+        canon_parts.append(canon + offsets[-1])
+        offsets.append(offsets[-1] + 3**n)
+    padded = np.full((len(squares), MAX_PATTERN), -1, dtype=np.int64)
+    for i, sq in enumerate(squares):
+        padded[i, : len(sq)] = sq
+    lengths = np.array([len(s) for s in squares], dtype=np.int64)
+    return (
+        padded,
+        lengths,
+        np.array(kinds, dtype=np.int64),
+        np.array(offsets, dtype=np.int64),
+        np.concatenate(canon_parts).astype(np.int32),
+        list(BASE_PATTERNS),
+    )
+
+
+WINDOW_SQUARES, WINDOW_LENGTHS, WINDOW_KINDS, TABLE_OFFSETS, CANONICAL, PATTERN_NAMES = _build_tables()
+N_WINDOWS = len(WINDOW_LENGTHS)
+"""Windows read per evaluation (46)."""
+
+TABLE_SIZE = int(TABLE_OFFSETS[-1])
+"""Pattern weights per phase (every configuration of every pattern, canonical or not)."""
+
+BIAS, MOBILITY, PARITY = TABLE_SIZE, TABLE_SIZE + 1, TABLE_SIZE + 2
+"""Where the three linear terms' weights sit after the pattern tables."""
+
+N_WEIGHTS = TABLE_SIZE + 3
+"""Weights per phase."""
+
+
+@njit(cache=True, nogil=True)
+def phase_of(empties: np.int64) -> np.int64:
+    """The weight set used with ``empties`` empty squares."""
+    return min(empties // PHASE_EMPTIES, np.int64(N_PHASES - 1))
+
+
+def _square_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each square, the windows that read it and what a mover's disc there
+    adds to each window's index (an opponent's disc adds twice as much)."""
+    windows: list[list[tuple[int, int]]] = [[] for _ in range(64)]
+    for w in range(N_WINDOWS):
+        n = int(WINDOW_LENGTHS[w])
+        for k in range(n):
+            windows[int(WINDOW_SQUARES[w, k])].append((w, 3 ** (n - 1 - k)))
+    most = max(len(x) for x in windows)
+    ids = np.zeros((64, most), dtype=np.int64)
+    powers = np.zeros((64, most), dtype=np.int64)
+    for sq, pairs in enumerate(windows):
+        for j, (w, power) in enumerate(pairs):
+            ids[sq, j], powers[sq, j] = w, power
+    return np.array([len(x) for x in windows], dtype=np.int64), ids, powers
+
+
+SQUARE_COUNTS, SQUARE_WINDOWS, SQUARE_POWERS = _square_windows()
+WINDOW_OFFSETS = TABLE_OFFSETS[WINDOW_KINDS]
+"""Where each window's table starts in a phase's weights."""
+
+
+@njit(cache=True, nogil=True)
+def _raw_indices(p: np.uint64, o: np.uint64, idx: np.ndarray) -> None:
+    """Each window's flat index (before canonicalisation), summed square by
+    square over the occupied squares only."""
+    idx[:] = WINDOW_OFFSETS
+    m = p
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        for j in range(SQUARE_COUNTS[sq]):
+            idx[SQUARE_WINDOWS[sq, j]] += SQUARE_POWERS[sq, j]
+    m = o
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        for j in range(SQUARE_COUNTS[sq]):
+            idx[SQUARE_WINDOWS[sq, j]] += 2 * SQUARE_POWERS[sq, j]
+
+
+@njit(cache=True, nogil=True)
+def window_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
+    """Write into ``out`` (int32, N_WINDOWS) each window's canonical flat index
+    for the mover ``p`` against ``o``."""
+    idx = np.empty(N_WINDOWS, dtype=np.int64)
+    _raw_indices(p, o, idx)
+    for w in range(N_WINDOWS):
+        out[w] = CANONICAL[idx[w]]
+
+
+@njit(cache=True, nogil=True)
+def linear_terms(p: np.uint64, o: np.uint64) -> tuple[float, float]:
+    """The mobility difference and the parity (+1 odd empties, -1 even) of a position."""
+    mobility = np.float64(popcount(legal_moves(p, o))) - np.float64(popcount(legal_moves(o, p)))
+    parity = 1.0 if np.int64(popcount(~(p | o))) % 2 == 1 else -1.0
+    return mobility, parity
+
+
+@njit(cache=True, nogil=True)
+def evaluate_raw(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
+    """The unclamped evaluation (what training fits) of the mover ``p``."""
+    ph = phase_of(np.int64(popcount(~(p | o))))
+    w = W[ph]
+    idx = np.empty(N_WINDOWS, dtype=np.int64)
+    _raw_indices(p, o, idx)
+    s = np.float64(w[BIAS])
+    for i in range(N_WINDOWS):
+        s += w[CANONICAL[idx[i]]]
+    mobility, parity = linear_terms(p, o)
+    return s + w[MOBILITY] * mobility + w[PARITY] * parity
+
+
+@njit(cache=True, nogil=True)
+def evaluate(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
+    """Predicted final disc difference for the mover ``p`` against ``o`` under
+    the weights ``W`` (float32, N_PHASES x N_WEIGHTS), clamped to [-64, 64].
+    Unchecked: the boards must be disjoint."""
+    return min(max(evaluate_raw(p, o, W), -SCORE_LIMIT), SCORE_LIMIT)
+
+
+@njit(cache=True, nogil=True)
+def child_values(p: np.uint64, o: np.uint64, W: np.ndarray, scores: np.ndarray) -> np.uint64:
+    """One ply: ``scores[sq]`` = the value for the mover of playing ``sq``
+    (exact disc difference if the game ends there, else minus the evaluation
+    of the reply position). Returns the legal moves bitboard; other entries of
+    ``scores`` are left alone."""
+    m = legal_moves(p, o)
+    rest = m
+    while rest != U0:
+        sq = lowest_square(rest)
+        rest &= rest - U1
+        f = flips(p, o, sq)
+        mine, theirs = p | f | (U1 << sq), o ^ f
+        if legal_moves(theirs, mine) == U0 and legal_moves(mine, theirs) == U0:
+            scores[sq] = np.float64(popcount(mine)) - np.float64(popcount(theirs))
+        elif legal_moves(theirs, mine) == U0:
+            scores[sq] = evaluate(mine, theirs, W)  # the opponent passes: we move again
+        else:
+            scores[sq] = -evaluate(theirs, mine, W)
+    return m
+
+
+class CorruptWeightsError(ValueError):
+    """A weights file that is not a pattern-weights file of this layout."""
+
+
+@dataclass(frozen=True)
+class PatternWeights:
+    """Trained weights and what produced them (command, data size, time)."""
+
+    weights: np.ndarray
+    metadata: dict[str, Any]
+
+
+def save_weights(path: str | Path, weights: np.ndarray, metadata: dict[str, Any]) -> None:
+    """Write ``weights`` (stored as float16, a disc difference needs no more)
+    and ``metadata`` (JSON) to an ``.npz`` file."""
+    if weights.shape != (N_PHASES, N_WEIGHTS):
+        raise ValueError(f"weights must have shape {(N_PHASES, N_WEIGHTS)}, got {weights.shape}")
+    layout = {"patterns": {k: list(v) for k, v in BASE_PATTERNS.items()}, "phase_empties": PHASE_EMPTIES}
+    meta = json.dumps({**metadata, "layout": layout})
+    with open(path, "wb") as f:
+        np.savez_compressed(f, weights=weights.astype(np.float16), metadata=np.array(meta))
+
+
+def read_weights(path: str | Path) -> PatternWeights:
+    """Read a weights file written by ``save_weights``; anything else raises
+    one ``CorruptWeightsError`` saying what is wrong (the file is only data)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
+            metadata = json.loads(str(data["metadata"]))
+    except FileNotFoundError:
+        raise
+    except Exception as e:
+        raise CorruptWeightsError(f"{str(path)!r} is not a pattern-weights file: {type(e).__name__}: {e}") from None
+    if weights.shape != (N_PHASES, N_WEIGHTS) or not isinstance(metadata, dict):
+        raise CorruptWeightsError(
+            f"{str(path)!r} holds weights of shape {weights.shape}, expected {(N_PHASES, N_WEIGHTS)}"
+        )
+    if not np.all(np.isfinite(weights)):
+        raise CorruptWeightsError(f"{str(path)!r} holds weights that are not finite numbers")
+    return PatternWeights(weights, metadata)
+
+
+def shipped_weights_path() -> Path:
+    """Where the package's trained weights live."""
+    return Path(str(files("agents.search") / "data" / "patterns.npz"))
+
+
+@lru_cache(maxsize=1)
+def load_weights() -> np.ndarray:
+    """The shipped trained weights (read once)."""
+    return read_weights(shipped_weights_path()).weights
+
+
+class PatternAgent(_TieBreakingAgent):
+    """The learned evaluation alone: the move whose reply position the pattern
+    evaluation likes least for the opponent (1 ply, no search)."""
+
+    def __init__(self, weights: np.ndarray | None = None, *, seed: int | None = None) -> None:
+        """``weights`` default to the shipped ones; ``seed`` fixes how ties are broken."""
+        super().__init__(seed)
+        self.weights = load_weights() if weights is None else np.ascontiguousarray(weights, dtype=np.float32)
+        if self.weights.shape != (N_PHASES, N_WEIGHTS):
+            raise ValueError(f"weights must have shape {(N_PHASES, N_WEIGHTS)}, got {self.weights.shape}")
+        self.name = "pattern"
+
+    def _scores(self, state: GameState, actions: list[int]) -> list[float]:  # type: ignore[override]
+        p, o = state.kernel_boards()
+        scores = np.zeros(64, dtype=np.float64)
+        child_values(p, o, self.weights, scores)
+        return [float(scores[a]) for a in actions]

@@ -1,0 +1,111 @@
+"""The ``reversi train-eval`` subcommand: train the pattern evaluation from self-play.
+
+    reversi train-eval --games 2000 --seed 1 --out patterns.npz
+    reversi train-eval --games 200000 --seed 1 --out patterns.npz --workers 8 --backend ray
+
+The same seed and options give the same weights whatever ``--workers`` and
+``--backend``. The shipped weights and the command that made them: docs/evaluation.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from agents.learn.selfplay import SelfPlayConfig
+from agents.learn.train import TrainConfig, train_to_file
+from agents.ui.options import positive_float, positive_int
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
+    return value
+
+
+def _unit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``train-eval`` subcommand to an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "train-eval",
+        help="train the pattern evaluation by self-play (exact endgame labels, TD(lambda) earlier)",
+        description="Self-play games, labelled positions, a ridge least-squares fit; a few rounds of "
+        "playing with the latest weights and refitting. Writes a weights file (.npz).",
+    )
+    p.add_argument("--games", type=positive_int, required=True, help="self-play games in all rounds")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="seed of every game (default 0)")
+    p.add_argument("--out", required=True, help="weights file to write (.npz)")
+    p.add_argument("--rounds", type=positive_int, default=4, help="play-and-refit rounds (default 4)")
+    p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
+    p.add_argument("--exact-empties", type=_non_negative_int, default=12, help="solve exactly from here (12)")
+    p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (0.1)")
+    p.add_argument("--opening-plies", type=positive_int, default=10, help="most random opening plies (10)")
+    p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (0.7)")
+    p.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
+    p.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
+    p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run_train_eval)
+
+
+def run_train_eval(args: argparse.Namespace) -> int:
+    """``reversi train-eval``: train and write the weights; prints one line a round."""
+    if args.games < args.rounds:
+        print(f"reversi train-eval: error: --games ({args.games}) must be >= --rounds ({args.rounds})", file=sys.stderr)
+        return 2
+    config = TrainConfig(
+        games=args.games,
+        seed=args.seed,
+        rounds=args.rounds,
+        ridge=args.ridge,
+        iterations=args.iterations,
+        selfplay=SelfPlayConfig(
+            opening_plies=args.opening_plies, epsilon=args.epsilon, exact_empties=args.exact_empties, lam=args.lam
+        ),
+    )
+    options = ["games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "ridge"]
+    words = ["reversi", "train-eval"]
+    for name in [*options, "iterations"]:
+        words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
+    command = shlex.join(words)
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        print(f"reversi train-eval: error: no directory {str(out.parent)!r} for --out", file=sys.stderr)
+        return 2
+    try:
+        reports = train_to_file(
+            config,
+            out,
+            command,
+            workers=args.workers,
+            backend=args.backend,
+            checkpoints=Path(args.checkpoints) if args.checkpoints else None,
+            progress=not args.no_progress,
+        )
+    except (OSError, ImportError) as e:
+        print(f"reversi train-eval: error: {e}", file=sys.stderr)
+        return 1
+    for r in reports:
+        print(
+            f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
+            f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
+        )
+    print(f"weights: {out}")
+    return 0

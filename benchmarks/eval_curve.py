@@ -1,0 +1,78 @@
+"""The learning curve of the pattern evaluation: strength against the ladder
+after each training round, as a picture.
+
+Reads the round checkpoints ``reversi train-eval --checkpoints DIR`` wrote
+(``round_<k>.npz``, each with its training time and data size), plays the
+``pattern`` player against ``positional`` and ``alphabeta:2`` as
+``bench_eval.py`` does, prints a table and saves the curve.
+
+    python benchmarks/eval_curve.py DIR [--games 24] [--opening-plies 2] [--out docs/evaluation_curve.png]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bench_eval import TARGETS, score_against
+from strength import wilson
+
+from agents.search.patterns import read_weights
+
+
+def main() -> None:
+    """Play every checkpoint, print the table, save the picture."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("checkpoints", type=Path, help="directory of round_<k>.npz files")
+    parser.add_argument("--games", type=int, default=24, help="games per opponent and checkpoint (default 24)")
+    parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="docs/evaluation_curve.png")
+    args = parser.parse_args()
+    files = sorted(args.checkpoints.glob("round_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
+    if not files:
+        parser.error(f"no round_<k>.npz files in {args.checkpoints}")
+    rows = []
+    print(f"{'round':>5}{'minutes':>9}{'positions':>11}" + "".join(f"{s:>24}" for s in TARGETS))
+    for path in files:
+        saved = read_weights(path)
+        last = saved.metadata["rounds"][-1]
+        scores = {}
+        for spec in TARGETS:
+            s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
+            scores[spec] = (s / args.games, *wilson(s, args.games))
+        rows.append((last["seconds"] / 60, last["positions"], scores))
+        cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
+        print(f"{last['round'] + 1:>5}{last['seconds'] / 60:>9.1f}{last['positions']:>11}{cells}")
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    minutes = [r[0] for r in rows]
+    for (spec, target), colour in zip(TARGETS.items(), ("tab:blue", "tab:orange"), strict=True):
+        mid = [100 * r[2][spec][0] for r in rows]
+        lo = [100 * (r[2][spec][0] - r[2][spec][1]) for r in rows]
+        hi = [100 * (r[2][spec][2] - r[2][spec][0]) for r in rows]
+        ax.errorbar(minutes, mid, yerr=[lo, hi], marker="o", capsize=3, color=colour, label=f"vs {spec}")
+        ax.axhline(100 * target, color=colour, linestyle=":", linewidth=1)
+    for m, r in zip(minutes, rows, strict=True):
+        ax.annotate(f"{r[1] / 1e6:.1f}M pos", (m, 2), ha="center", fontsize=7, color="grey")
+    ax.set_xlabel("training wall-clock time (minutes; one process, shared 2-core machine)")
+    ax.set_ylabel("score of the 1-ply pattern player (%)")
+    ax.set_ylim(0, 102)
+    ax.set_title(
+        f"Learned evaluation alone vs the ladder\n({args.games} games a point, "
+        f"{args.opening_plies}-ply openings, 95% intervals)"
+    )
+    ax.legend(loc=(0.6, 0.08))
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+    print(f"picture: {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""Training the pattern evaluation: labels, the fit, reproducibility from a seed
+on a tiny budget (in this process, local processes and a real local Ray), and the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.learn.fit import fit
+from agents.learn.selfplay import Positions, SelfPlayConfig, generate
+from agents.learn.train import TrainConfig, play_round, train
+from agents.search.endgame import solve_position
+from agents.search.patterns import N_PHASES, N_WEIGHTS, evaluate, read_weights
+from agents.ui.cli import main
+from reversi_env.state import GameState
+
+TINY = TrainConfig(games=12, seed=7, rounds=2, iterations=5)
+
+
+def test_endgame_labels_are_exact_and_earlier_ones_are_disc_differences() -> None:
+    config = SelfPlayConfig(exact_empties=10)
+    data = generate(6, None, 3, config)
+    empties = np.array([64 - (int(p) | int(o)).bit_count() for p, o in zip(data.p, data.o, strict=True)])
+    assert len(data) > 6 * 40 and (empties <= 10).sum() > 30
+    for i in np.flatnonzero(empties <= 10)[:40]:
+        solution = solve_position(GameState.from_kernel(int(data.p[i]), int(data.o[i]), 0))
+        assert solution is not None and data.label[i] == solution.score
+    assert np.all(np.abs(data.label) <= 64) and np.all(data.label == np.round(data.label))  # lam = 1 in round 0
+
+
+def test_same_seed_same_games_other_seed_other_games() -> None:
+    config = SelfPlayConfig()
+    a, b, c = generate(4, None, 1, config), generate(4, None, 1, config), generate(4, None, 2, config)
+    assert np.array_equal(a.p, b.p) and np.array_equal(a.label, b.label)
+    assert not (len(a) == len(c) and np.array_equal(a.p, c.p))
+
+
+def test_the_fit_lowers_the_loss_and_predicts_held_out_positions() -> None:
+    train_data = generate(150, None, 11, SelfPlayConfig())
+    result = fit(train_data, iterations=15)
+    assert result.mse_after < 0.5 * result.mse_before
+    held_out = generate(30, None, 12, SelfPlayConfig())
+    predicted = np.array([evaluate(p, o, result.weights) for p, o in zip(held_out.p, held_out.o, strict=True)])
+    assert np.corrcoef(predicted, held_out.label)[0, 1] > 0.5
+    more = fit(train_data, iterations=30)
+    assert more.mse_after <= result.mse_after + 1e-6
+
+
+def test_fit_refuses_no_data() -> None:
+    empty = Positions.concatenate([])
+    with pytest.raises(ValueError, match="no positions"):
+        fit(empty)
+
+
+def test_training_is_reproducible_from_a_seed() -> None:
+    w1, reports = train(TINY, progress=False)
+    w2, _ = train(TINY, progress=False)
+    w3, _ = train(TrainConfig(games=12, seed=8, rounds=2, iterations=5), progress=False)
+    assert w1.shape == (N_PHASES, N_WEIGHTS)
+    assert np.array_equal(w1, w2)
+    assert not np.array_equal(w1, w3)
+    assert [r.games for r in reports] == [6, 6] and reports[1].positions > reports[0].positions
+    assert all(r.mse_after < r.mse_before for r in reports)
+
+
+def test_local_processes_give_the_same_positions_as_one_process() -> None:
+    weights, _ = train(TrainConfig(games=4, seed=1, rounds=1, iterations=3), progress=False)
+    one = play_round(120, weights, 5, 1, SelfPlayConfig(), workers=1)
+    two = play_round(120, weights, 5, 1, SelfPlayConfig(), workers=2)
+    assert len(one) > 120 * 40
+    assert np.array_equal(one.p, two.p) and np.array_equal(one.label, two.label)
+
+
+def test_ray_gives_the_same_positions_as_one_process() -> None:
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = play_round(60, None, 5, 0, SelfPlayConfig(), backend="ray")
+    finally:
+        ray.shutdown()
+    local = play_round(60, None, 5, 0, SelfPlayConfig())
+    assert len(local) > 60 * 40
+    assert np.array_equal(on_ray.o, local.o) and np.array_equal(on_ray.label, local.label)
+
+
+def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w.npz"
+    argv = ["train-eval", "--games", "6", "--seed", "3", "--rounds", "2", "--iterations", "4", "--out", str(out)]
+    assert main([*argv, "--no-progress", "--checkpoints", str(tmp_path / "ck")]) == 0
+    saved = read_weights(out)
+    assert saved.metadata["command"].startswith("reversi train-eval --games 6 --seed 3 ")
+    assert saved.metadata["games"] == 6 and len(saved.metadata["rounds"]) == 2
+    assert (tmp_path / "ck" / "round_0.npz").exists() and (tmp_path / "ck" / "round_1.npz").exists()
+    assert "round 2: 3 games" in capsys.readouterr().out
+    again = tmp_path / "again.npz"
+    assert main([*argv[:-1], str(again), "--no-progress"]) == 0
+    assert np.array_equal(read_weights(again).weights, saved.weights)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "must be >= 1"),
+        (["--games", "2", "--rounds", "3"], "must be >= --rounds"),
+        (["--games", "4", "--epsilon", "2"], "between 0 and 1"),
+        (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
+    ],
+)
+def test_cli_bad_input_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    try:
+        status = main(["train-eval", "--out", str(tmp_path / "w.npz"), "--no-progress", *argv])
+    except SystemExit as e:
+        status = int(e.code or 0)
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "w.npz").exists()
