@@ -6,6 +6,7 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``human``                                  you, at the terminal (``agents.play.human``)
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
+``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
 ``classic:path/to/file.py:ClassName``      a classic course player class, built with
@@ -39,8 +40,8 @@ from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
-    "human, random, greedy, positional, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
-    "mcts:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+    "human, random, greedy, positional, alphabeta:DEPTH, alphabeta:time=SECONDS, level:N, mcts, "
+    "mcts:time=SECONDS, mcts:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
 
@@ -50,7 +51,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "random": (("seed",), None),
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
-    "alphabeta": (("depth", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "seed"), None),
 }
@@ -109,6 +110,8 @@ class PlayerSpec:
         if self.kind == "alphabeta":
             from agents.search.ladder import AlphaBetaAgent
 
+            if "time" in o:
+                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed)
             return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
@@ -183,6 +186,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int]:
         options[key] = _number(text, key, value)
     if "time" in options and "sims" in options:
         raise SpecError(f"{text!r}: give mcts one budget, time=SECONDS or sims=N, not both")
+    if "time" in options and "depth" in options:
+        raise SpecError(f"{text!r}: give alphabeta one budget, a depth or time=SECONDS, not both")
     return options
 
 

@@ -4,6 +4,7 @@ subcommand module a family.
     reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
     reversi gui                                          the window (play_cli)
     reversi arena ... / reversi ratings ...              tournaments (arena_cli)
+    reversi solve POSITION / reversi analyze ...         the engine on one position (analysis_cli)
 
 Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,
 which takes the parsed arguments and returns the exit status.
@@ -15,9 +16,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import arena_cli, play_cli
+from agents.ui import analysis_cli, arena_cli, play_cli
 
-COMMAND_MODULES = (play_cli, arena_cli)
+COMMAND_MODULES = (play_cli, arena_cli, analysis_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:
