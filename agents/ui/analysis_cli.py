@@ -144,7 +144,9 @@ def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, 
     if state.num_empty() <= ANALYZE_EXACT_EMPTIES:
         scores = Solver().score_all(state, scoring=scoring)
         n = state.num_empty()
-        rows = [{"move": action_name(a), "score": scores[a], "depth": n, "exact": True} for a in actions]
+        rows: list[dict[str, Any]] = [
+            {"move": action_name(a), "score": scores[a], "depth": n, "exact": True} for a in actions
+        ]
     else:
         p, o = state.kernel_boards()
         table = new_table(ANALYZE_TABLE_ENTRIES)
