@@ -214,7 +214,7 @@ def pvs(
 
 
 @njit(
-    int64(uint64, uint64, int64, int64[::1], int64[::1], boolean, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
+    int64(uint64, uint64, int64, int64[::1], int64[::1], boolean, int64, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
     cache=True,
     nogil=True,
 )
@@ -225,6 +225,7 @@ def score_moves(
     order: np.ndarray,
     scores: np.ndarray,
     exact_all: bool,
+    known: np.int64,
     table: np.ndarray,
     stats: np.ndarray,
     buf: np.ndarray,
@@ -234,14 +235,17 @@ def score_moves(
     """Score the root moves ``order`` (squares, tried in that order) ``depth``
     plies deep into ``scores[square]``. The best move and every move tied with
     it get their exact value, the others an upper bound below the best (or
-    their exact value too with ``exact_all``). Returns the best value; the
-    result is void if ``stats[STOP]`` got set."""
-    best = -INF
+    their exact value too with ``exact_all``). A ``known`` value of the root
+    (else -INF) makes one null-window search a move enough: no move scores
+    above it. Returns the best value; the result is void if ``stats[STOP]`` got set."""
+    best = known
     for i in range(order.shape[0]):
         sq = np.uint64(order[i])
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
-        if exact_all or i == 0:
+        if known > -INF and not exact_all:
+            v = min(-pvs(np_, no, depth - 1, -known, -(known - 1), table, stats, buf, evaluate, weights), known)
+        elif exact_all or i == 0:
             v = -pvs(np_, no, depth - 1, -INF, INF, table, stats, buf, evaluate, weights)
         else:
             # A null window at best - 1 sorts out the moves below the best; the rest get a full one.
@@ -295,12 +299,15 @@ def search_root(
     evaluation: Evaluation,
     *,
     exact_all: bool = False,
+    known: int | None = None,
     buf: np.ndarray | None = None,
 ) -> RootScores:
-    """Score the legal moves ``order`` of ``(p, o)`` (the mover must have one) ``depth`` plies deep."""
+    """Score the legal moves ``order`` of ``(p, o)`` (the mover must have one)
+    ``depth`` plies deep; ``known``: the root's value, if known."""
     scores = np.full(64, -INF, dtype=np.int64)
     score_moves(
-        p, o, np.int64(depth), np.array(order, dtype=np.int64), scores, exact_all, table, stats,
+        p, o, np.int64(depth), np.array(order, dtype=np.int64), scores, exact_all,
+        -INF if known is None else np.int64(known), table, stats,
         new_scratch() if buf is None else buf, evaluation.function, evaluation.weights,
     )  # fmt: skip
     done = stats[STOP] == 0

@@ -75,10 +75,17 @@ class Solver:
         if legal_moves(p, o) == 0:
             v = -int(self._pvs(o, p, -SCORE_MAX - 1, SCORE_MAX + 1, stats))
             return None if stats[STOP] else EndgameSolution(v, (PASS,), int(stats[NODES]))
-        # Win / loss / draw first: cheap, and it leaves the table full of good moves.
-        self._pvs(p, o, -1, 1, stats)
+        # Win / loss / draw first (cheap, and it fills the table with good moves),
+        # then the exact value on the side it fell, then which moves reach it.
+        wld = self._pvs(p, o, -1, 1, stats)
+        if wld > 0:
+            value = self._pvs(p, o, wld - 1, SCORE_MAX + 1, stats)
+        elif wld < 0:
+            value = self._pvs(p, o, -SCORE_MAX - 1, wld + 1, stats)
+        else:
+            value = 0
         order = self._order(p, o, state.legal_actions())
-        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, HAND_EVALUATION, buf=self.buf)
+        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, HAND_EVALUATION, known=value, buf=self.buf)
         if not root.completed:
             return None
         best = tuple(root.best_moves())
