@@ -5,8 +5,10 @@ its number, empty squares, our score against the known one, time, nodes and
 nodes a second, then the totals. With ``--zebra PATH`` (a script-mode Zebra
 build, ``scrzebra``, with its ``coeffs2.bin`` beside it) it times Zebra on the
 same positions, one process each (its startup included), and prints the ratio.
+With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
+of seeded random games and prints the depth reached and nodes a second.
 
-    python benchmarks/bench_solver.py [--first 20] [--last 39] [--zebra /path/to/scrzebra]
+    python benchmarks/bench_solver.py [--first 20] [--last 39] [--zebra /path/to/scrzebra] [--midgame 10]
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
+from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver
+from agents.search.evaluation import HAND_EVALUATION
+from agents.search.tt import new_table
 from reversi_env import GameState, square_name
 
 FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
@@ -54,16 +61,41 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
+def midgame(count: int, seconds: float = 1.0) -> None:
+    """The timed search on ``count`` positions 20 plies into seeded random games."""
+    print(f"midgame search, {seconds:g} s a position:")
+    total_nodes, total_seconds = 0, 0.0
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        state = GameState.initial()
+        for _ in range(20):
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        p, o = state.kernel_boards()
+        start = time.perf_counter()
+        root, nodes = iterative_deepening(
+            p, o, state.legal_actions(), new_table(1 << 20), HAND_EVALUATION, time_limit=seconds
+        )
+        elapsed = time.perf_counter() - start
+        total_nodes += nodes
+        total_seconds += elapsed
+        print(f"  seed {seed}: depth {root.depth}, {nodes:,d} nodes, {nodes / elapsed / 1e6:.2f} M nodes/s")
+    print(f"  all: {total_nodes / total_seconds / 1e6:.2f} M nodes/s")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit status 1 if a score is wrong."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--first", type=int, default=20, help="first FFO number (default 20)")
     parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
+    parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
+    parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     args = parser.parse_args(argv)
+    if args.midgame:
+        midgame(args.midgame)
     problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
-    solver = Solver()
-    solver.solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # compile / load the cache
+
+    Solver().solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # load the compiled code
     header = f"{'#':>3} {'empty':>5} {'ours':>5} {'known':>5} {'best':>8} {'seconds':>8} {'nodes':>12} {'Mn/s':>6}"
     if args.zebra:
         header += f" | {'zebra s':>8} {'z nodes':>12} {'z Mn/s':>6} {'z score':>7} {'ratio':>6}"
@@ -73,10 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     for number, position, moves in problems:
         state = GameState.from_string(position.replace("-", "."))
         start = time.perf_counter()
-        solution = solver.solve(state, scoring="wof")
+        solution = Solver().solve(state, scoring="wof", time_limit=args.cap)  # a fresh table, as Zebra
         seconds = time.perf_counter() - start
-        assert solution is not None
         known = max(moves.values())
+        if solution is None:
+            print(f"{number:>3} {state.num_empty():>5}  not solved in {args.cap:g} s", flush=True)
+            wrong += 1
+            continue
         best = ",".join(square_name(a) for a in solution.best_actions)
         ok = solution.score == known and all(moves.get(square_name(a)) == known for a in solution.best_actions)
         wrong += not ok

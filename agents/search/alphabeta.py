@@ -53,8 +53,13 @@ ORDER_SEARCH_DEPTH = 6
 """From this remaining depth up, midgame moves are ordered by a shallow search of the child."""
 ORDER_SEARCH_PLIES = 2
 """The depth of that shallow ordering search."""
+IID_EMPTIES = 17
+IID_DEPTH = 6
+"""An exact node with this many empties or more and nothing in the table first
+searches ``IID_DEPTH`` plies heuristically for a move to try first."""
 _BUF_KEYS = 40
-"""Scratch row layout: squares in columns 0..39, their ordering keys in 40..79."""
+_BUF_FLIPS = 80
+"""Scratch row layout: squares in columns 0..39, their ordering keys in 40..79, their flips in 80..119."""
 
 _CORNERS = np.uint64(0x8100000000000081)
 _NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
@@ -138,6 +143,13 @@ def pvs(
         beta = min(beta, hi)
     if not found:
         tt_move = NO_MOVE
+        if exact and n_empty >= IID_EMPTIES:
+            # Internal iterative deepening: a short heuristic search finds a first move to try.
+            saved_scale = stats[SCALE]
+            stats[SCALE] = DISC
+            pvs(p, o, np.int64(IID_DEPTH), -INF, INF, table, stats, buf, evaluate, weights)
+            stats[SCALE] = saved_scale
+            tt_move = probe(table, p, o)[4]
 
     if exact:
         # Stability cut-off: the opponent's stable discs are theirs at the end.
@@ -147,15 +159,21 @@ def pvs(
             if bound <= alpha:
                 return bound
 
-    # Order the moves in this node's scratch row (one row per number of empties).
+    # Order the moves in this node's scratch row (one row per number of empties):
+    # squares, ordering keys and flips side by side.
     row = n_empty
     odd = odd_regions(empty) if exact else U0
+    child_depth = EXACT_DEPTH if exact else depth - 1
     k = 0
     while m != U0:
         sq = lowest_square(m)
         m &= m - U1
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
+        # Enhanced transposition cut-off: a child already known bad enough for the opponent.
+        c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
+        if c_found and c_depth >= child_depth and -c_hi >= beta:
+            return -c_hi
         if np.int64(sq) == tt_move:
             key = -INF
         elif exact:
@@ -175,9 +193,11 @@ def pvs(
         while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
             buf[row, j] = buf[row, j - 1]
             buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
+            buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
             j -= 1
         buf[row, j] = np.int64(sq)
         buf[row, _BUF_KEYS + j] = key
+        buf[row, _BUF_FLIPS + j] = np.int64(f)
         k += 1
     if stats[STOP] != 0:
         return np.int64(0)
@@ -187,7 +207,7 @@ def pvs(
     best_move = np.int64(NO_MOVE)
     for i in range(k):
         sq = np.uint64(buf[row, i])
-        f = flips(p, o, sq)
+        f = np.uint64(buf[row, _BUF_FLIPS + i])
         np_, no = o ^ f, p | f | (U1 << sq)
         if i == 0:
             v = -pvs(np_, no, depth - 1, -beta, -alpha, table, stats, buf, evaluate, weights)
@@ -271,7 +291,7 @@ def new_stats(scale: int, *, wof: bool = False, node_limit: int | None = None) -
 
 def new_scratch() -> np.ndarray:
     """The move-ordering scratch of one search thread."""
-    return np.zeros((65, 2 * _BUF_KEYS), dtype=np.int64)
+    return np.zeros((65, 3 * _BUF_KEYS), dtype=np.int64)
 
 
 @dataclass

@@ -14,13 +14,25 @@ None once it has visited ``node_limit`` nodes.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 
-from agents.search.alphabeta import EXACT_DEPTH, NODES, STOP, new_scratch, new_stats, pvs, search_root
-from agents.search.evaluation import HAND_EVALUATION
+from agents.search.alphabeta import (
+    EXACT_DEPTH,
+    INF,
+    LIMIT,
+    NODES,
+    STOP,
+    new_scratch,
+    new_stats,
+    pvs,
+    search_root,
+)
+from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation
 from agents.search.lastmoves import SCORE_MAX, final_score
+from agents.search.timecontrol import StopClock
 from agents.search.tt import new_table, probe
 from reversi_env.bitboard import legal_moves
 from reversi_env.notation import PASS
@@ -31,6 +43,11 @@ SCORINGS = ("count", "wof")
 
 TABLE_ENTRIES = 1 << 20
 """The solver's transposition table: 1 M entries, 24 MB."""
+
+PRESEARCH_FIRST_DEPTH = 2
+PRESEARCH_SHORT = 12
+"""Before an exact solve the root is searched heuristically from depth 2 up to
+``PRESEARCH_SHORT`` plies short of the end, two plies at a time, for move ordering."""
 
 __all__ = ["SCORE_MAX", "SCORINGS", "EndgameSolution", "Solver", "solve_position", "solve_root"]
 
@@ -49,16 +66,24 @@ class Solver:
     """An exact solver with its own transposition table, kept between solves
     (positions of one game share much of their trees)."""
 
-    def __init__(self, table_entries: int = TABLE_ENTRIES) -> None:
-        """``table_entries``: the size of the transposition table."""
+    def __init__(self, table_entries: int = TABLE_ENTRIES, evaluation: Evaluation = HAND_EVALUATION) -> None:
+        """``table_entries``: the size of the transposition table; ``evaluation``:
+        what orders the moves high in the tree (a better one makes a faster solver)."""
         self.table = new_table(table_entries)
         self.buf = new_scratch()
+        self.evaluation = evaluation
 
     def solve(
-        self, state: GameState, *, scoring: str = "count", node_limit: int | None = None
+        self,
+        state: GameState,
+        *,
+        scoring: str = "count",
+        node_limit: int | None = None,
+        time_limit: float | None = None,
     ) -> EndgameSolution | None:
-        """Solve ``state`` exactly; None if ``node_limit`` nodes were not enough.
-        A forced pass is the single best action; a finished game has none."""
+        """Solve ``state`` exactly; None if ``node_limit`` nodes or ``time_limit``
+        seconds were not enough. A forced pass is the single best action; a
+        finished game has none."""
         if not isinstance(state, GameState):
             raise TypeError(f"solve needs a GameState, got {type(state).__name__}")
         if scoring not in SCORINGS:
@@ -72,11 +97,16 @@ class Solver:
         if state.is_terminal():
             return EndgameSolution(int(final_score(p, o, wof)), (), 1)
         stats = new_stats(1, wof=wof, node_limit=node_limit)
+        with StopClock(stats, STOP, time_limit) if time_limit is not None else nullcontext():
+            return self._solve(state, p, o, stats)
+
+    def _solve(self, state: GameState, p: np.uint64, o: np.uint64, stats: np.ndarray) -> EndgameSolution | None:
         if legal_moves(p, o) == 0:
             v = -int(self._pvs(o, p, -SCORE_MAX - 1, SCORE_MAX + 1, stats))
             return None if stats[STOP] else EndgameSolution(v, (PASS,), int(stats[NODES]))
         # Win / loss / draw first (cheap, and it fills the table with good moves),
         # then the exact value on the side it fell, then which moves reach it.
+        self._presearch(p, o, state.num_empty(), stats)
         wld = self._pvs(p, o, -1, 1, stats)
         if wld > 0:
             value = self._pvs(p, o, wld - 1, SCORE_MAX + 1, stats)
@@ -85,7 +115,7 @@ class Solver:
         else:
             value = 0
         order = self._order(p, o, state.legal_actions())
-        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, HAND_EVALUATION, known=value, buf=self.buf)
+        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, self.evaluation, known=value, buf=self.buf)
         if not root.completed:
             return None
         best = tuple(root.best_moves())
@@ -96,15 +126,27 @@ class Solver:
         p, o = state.kernel_boards()
         stats = new_stats(1, wof=scoring == "wof")
         order = self._order(p, o, state.legal_actions())
-        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, HAND_EVALUATION, exact_all=True, buf=self.buf)
+        root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, self.evaluation, exact_all=True, buf=self.buf)
         return root.scores
 
-    def _pvs(self, p: np.uint64, o: np.uint64, alpha: int, beta: int, stats: np.ndarray) -> int:
-        ev = HAND_EVALUATION
+    def _pvs(
+        self, p: np.uint64, o: np.uint64, alpha: int, beta: int, stats: np.ndarray, depth: int = EXACT_DEPTH
+    ) -> int:
+        ev = self.evaluation
         return int(
-            pvs(p, o, np.int64(EXACT_DEPTH), np.int64(alpha), np.int64(beta), self.table, stats, self.buf,
+            pvs(p, o, np.int64(depth), np.int64(alpha), np.int64(beta), self.table, stats, self.buf,
                 ev.function, ev.weights)
         )  # fmt: skip
+
+    def _presearch(self, p: np.uint64, o: np.uint64, n_empty: int, stats: np.ndarray) -> None:
+        """Deepening heuristic searches that leave a best move in the table for the
+        upper part of the tree (their depths stay short of the end, so none of
+        their scaled values passes for an exact one)."""
+        midgame = new_stats(DISC, node_limit=int(stats[LIMIT]))
+        for depth in range(PRESEARCH_FIRST_DEPTH, n_empty - PRESEARCH_SHORT + 1, 2):
+            self._pvs(p, o, -INF, INF, midgame, depth)
+        stats[NODES] += midgame[NODES]
+        stats[STOP] |= midgame[STOP]
 
     def _order(self, p: np.uint64, o: np.uint64, actions: list[int]) -> list[int]:
         """The root moves, the table's best move (from the win/loss/draw pass) first."""
