@@ -1,6 +1,10 @@
 """Everything that chooses a move by thinking: MCTS (``mcts``), the alpha-beta
-family with its exact endgame mode (``ladder``, ``endgame``), evaluations and the
-evaluator seam a learned model plugs into (``evaluator``), and the baselines.
+family (one core, ``alphabeta``, with its transposition table ``tt``, time manager
+``timecontrol`` and last-moves kernels ``lastmoves``; the ladder levels and timed
+agent in ``ladder``, the exact solver's front door in ``endgame``), evaluations
+(``evaluation``: the seam alpha-beta's evaluation plugs into, and the hand-written
+one) and the evaluator seam a learned model plugs into for MCTS (``evaluator``),
+and the baselines.
 
 Imports only ``agents.base`` and ``reversi_env``: nothing here knows about
 matches, tournaments or user interfaces.

@@ -46,8 +46,10 @@ TABLE_ENTRIES = 1 << 20
 
 PRESEARCH_FIRST_DEPTH = 2
 PRESEARCH_SHORT = 12
+PRESEARCH_MAX_DEPTH = 8
 """Before an exact solve the root is searched heuristically from depth 2 up to
-``PRESEARCH_SHORT`` plies short of the end, two plies at a time, for move ordering."""
+``PRESEARCH_SHORT`` plies short of the end (at most ``PRESEARCH_MAX_DEPTH``), two
+plies at a time, for move ordering."""
 
 __all__ = ["SCORE_MAX", "SCORINGS", "EndgameSolution", "Solver", "solve_position", "solve_root"]
 
@@ -105,15 +107,17 @@ class Solver:
             v = -int(self._pvs(o, p, -SCORE_MAX - 1, SCORE_MAX + 1, stats))
             return None if stats[STOP] else EndgameSolution(v, (PASS,), int(stats[NODES]))
         # Win / loss / draw first (cheap, and it fills the table with good moves),
-        # then the exact value on the side it fell, then which moves reach it.
+        # then the exact value, then which moves reach it.
         self._presearch(p, o, state.num_empty(), stats)
         wld = self._pvs(p, o, -1, 1, stats)
-        if wld > 0:
-            value = self._pvs(p, o, wld - 1, SCORE_MAX + 1, stats)
-        elif wld < 0:
-            value = self._pvs(p, o, -SCORE_MAX - 1, wld + 1, stats)
-        else:
-            value = 0
+        # Bisect the side it fell on with null windows: each test is a cheap proof
+        # that the value is at least t or below it, where a wide window is not.
+        low, high = (wld, SCORE_MAX) if wld > 0 else (-SCORE_MAX, wld) if wld < 0 else (0, 0)
+        while low < high and not stats[STOP]:
+            t = (low + high + 1) // 2
+            r = self._pvs(p, o, t - 1, t, stats)
+            low, high = (min(r, high), high) if r >= t else (low, max(r, low))
+        value = low
         order = self._order(p, o, state.legal_actions())
         root = search_root(p, o, EXACT_DEPTH, order, self.table, stats, self.evaluation, known=value, buf=self.buf)
         if not root.completed:
@@ -143,7 +147,7 @@ class Solver:
         upper part of the tree (their depths stay short of the end, so none of
         their scaled values passes for an exact one)."""
         midgame = new_stats(DISC, node_limit=int(stats[LIMIT]))
-        for depth in range(PRESEARCH_FIRST_DEPTH, n_empty - PRESEARCH_SHORT + 1, 2):
+        for depth in range(PRESEARCH_FIRST_DEPTH, min(n_empty - PRESEARCH_SHORT, PRESEARCH_MAX_DEPTH) + 1, 2):
             self._pvs(p, o, -INF, INF, midgame, depth)
         stats[NODES] += midgame[NODES]
         stats[STOP] |= midgame[STOP]

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit, types
 
-from reversi_env.bitboard import U0, U1, legal_moves, lowest_square, popcount
+from reversi_env.bitboard import U1, legal_moves, popcount
 
 EVAL_WEIGHTS = types.float32[::1]
 """The numba type of an evaluation's weights: one contiguous float32 array."""
@@ -63,13 +63,20 @@ _CORNER_NEIGHBOURS = np.array(
 _CORNERS = np.uint64(0x8100000000000081)
 
 
+_ROW_WEIGHTS = np.array(
+    [[sum(int(SQUARE_WEIGHTS[8 * r + c]) for c in range(8) if byte >> c & 1) for byte in range(256)] for r in range(8)],
+    dtype=np.int64,
+)
+"""``_ROW_WEIGHTS[r, byte]``: the weight of the squares of row ``r`` set in ``byte`` (8 lookups a board)."""
+_BYTE = np.uint64(0xFF)
+
+
 @njit(cache=True)
 def weight_sum(m: np.uint64) -> np.int64:
     """The sum of ``SQUARE_WEIGHTS`` over the squares of ``m``."""
     s = np.int64(0)
-    while m != U0:
-        s += SQUARE_WEIGHTS[lowest_square(m)]
-        m &= m - U1
+    for r in range(8):
+        s += _ROW_WEIGHTS[r, (m >> np.uint64(8 * r)) & _BYTE]
     return s
 
 

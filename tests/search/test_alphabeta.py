@@ -212,3 +212,10 @@ def test_bad_arguments() -> None:
         AlphaBetaAgent(2, evaluation="patterns")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="float32"):
         Evaluation("bad", _square_sum, np.zeros(64))
+
+
+def test_solver_gives_up_at_its_time_limit() -> None:
+    _, state, _ = read_ffo()[38 - 20]  # 24 empties: minutes of work
+    start = time.perf_counter()
+    assert Solver().solve(state, scoring="wof", time_limit=0.2) is None
+    assert time.perf_counter() - start < 0.2 + 2.0  # a loose bound: the clock stops it, not the end of the solve
