@@ -6,7 +6,8 @@ nodes a second, then the totals. With ``--zebra PATH`` (a script-mode Zebra
 build, ``scrzebra``, with its ``coeffs2.bin`` beside it) it times Zebra on the
 same positions, one process each (its startup included), and prints the ratio.
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
-of seeded random games and prints the depth reached and nodes a second.
+of seeded random games and prints the depth reached and nodes a second (with
+``--threads 2``, once more with two lazy-SMP threads).
 
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--zebra /path/to/scrzebra] [--midgame 10]
 """
@@ -61,9 +62,9 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
-def midgame(count: int, seconds: float = 1.0) -> None:
+def midgame(count: int, seconds: float = 1.0, threads: int = 1) -> None:
     """The timed search on ``count`` positions 20 plies into seeded random games."""
-    print(f"midgame search, {seconds:g} s a position:")
+    print(f"midgame search, {seconds:g} s a position, {threads} thread(s):")
     total_nodes, total_seconds = 0, 0.0
     for seed in range(count):
         rng = np.random.default_rng(seed)
@@ -73,7 +74,7 @@ def midgame(count: int, seconds: float = 1.0) -> None:
         p, o = state.kernel_boards()
         start = time.perf_counter()
         root, nodes = iterative_deepening(
-            p, o, state.legal_actions(), new_table(1 << 20), HAND_EVALUATION, time_limit=seconds
+            p, o, state.legal_actions(), new_table(1 << 20), HAND_EVALUATION, time_limit=seconds, threads=threads
         )
         elapsed = time.perf_counter() - start
         total_nodes += nodes
@@ -89,10 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
     parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
+    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N lazy-SMP threads")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     args = parser.parse_args(argv)
     if args.midgame:
-        midgame(args.midgame)
+        for threads in range(1, args.threads + 1):
+            midgame(args.midgame, threads=threads)
     problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
 
     Solver().solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # load the compiled code

@@ -7,6 +7,7 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
+                                           (``threads=2``: lazy SMP on two cores)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``)
 ``classic:path/to/file.py:ClassName``      a classic course player class, built with
@@ -51,11 +52,11 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "random": (("seed",), None),
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
-    "alphabeta": (("depth", "time", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "threads", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims")
+_INT_KEYS = ("seed", "depth", "level", "sims", "threads")
 
 
 class SpecError(ValueError):
@@ -111,7 +112,8 @@ class PlayerSpec:
             from agents.search.ladder import AlphaBetaAgent
 
             if "time" in o:
-                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed)
+                threads = int(o.get("threads", 1))
+                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed, threads=threads)
             return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent

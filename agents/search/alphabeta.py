@@ -23,6 +23,7 @@ set, by the node budget ``stats[LIMIT]`` or by another thread (the clock).
 
 from __future__ import annotations
 
+import threading
 from contextlib import nullcontext
 from dataclasses import dataclass
 
@@ -345,15 +346,22 @@ def iterative_deepening(
     time_limit: float | None = None,
     node_limit: int | None = None,
     exact_all: bool = False,
+    threads: int = 1,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
     (that depth is exact), the clock or the node budget; returns the last
     depth that finished and the nodes searched. With a budget so small that
-    not even depth 1 finished, every move scores 0 at depth 0."""
+    not even depth 1 finished, every move scores 0 at depth 0.
+
+    ``threads`` > 1 is lazy SMP: helper threads search the same root at the
+    same depth or one deeper, in other move orders, filling the shared table
+    the main search then reads; only the main search's result counts, and one
+    thread is fully deterministic."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     stats = new_stats(DISC, node_limit=node_limit)
     buf = new_scratch()
+    helpers = [_Helper(p, o, table, evaluation, k) for k in range(1, threads)]
     order = list(actions)
     result = RootScores(dict.fromkeys(actions, 0), 0, False)
     clock = StopClock(stats, STOP, budget(time_limit)) if time_limit is not None else None
@@ -361,9 +369,47 @@ def iterative_deepening(
         for depth in range(1, min(max_depth, n_empty) + 1):
             if clock is not None and depth > 1 and not clock.may_deepen():
                 break
+            for helper in helpers:
+                helper.start(depth, order, n_empty)
             root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
+            for helper in helpers:
+                helper.stop()
             if not root.completed:
                 break
             result = root
             order.sort(key=lambda a: -root.scores[a])
-    return result, int(stats[NODES])
+    return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
+
+
+class _Helper:
+    """A lazy-SMP helper: searches the root in a thread of its own (numba
+    releases the GIL) until the main search of the same depth is done."""
+
+    def __init__(self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int) -> None:
+        self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
+        self.buf = new_scratch()
+        self.stats = new_stats(DISC)
+        self.nodes = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self, depth: int, order: list[int], n_empty: int) -> None:
+        """Search ``depth`` plies (odd helpers one more) with the root moves rotated."""
+        self.stats = new_stats(DISC)
+        k = self.index % len(order)
+        rotated = order[k:] + order[:k]
+        deeper = min(depth + self.index % 2, n_empty)
+        self._thread = threading.Thread(
+            target=search_root,
+            args=(self.p, self.o, deeper, rotated, self.table, self.stats, self.evaluation),
+            kwargs={"buf": self.buf},
+            daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the search and wait for the thread; count its nodes."""
+        self.stats[STOP] = 1
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self.nodes += int(self.stats[NODES])

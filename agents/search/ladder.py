@@ -130,9 +130,11 @@ class AlphaBetaAgent(_TieBreakingAgent):
         exact_empties: int | None = None,
         time_limit: float | None = None,
         evaluation: Evaluation = HAND_EVALUATION,
+        threads: int = 1,
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
-        ``seed`` fixes how ties are broken."""
+        ``seed`` fixes how ties are broken; ``threads`` (timed search only): lazy
+        SMP helpers sharing the table."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
@@ -143,6 +145,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
             isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
         ):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
+            raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
         if not isinstance(evaluation, Evaluation):
             raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
         super().__init__(seed)
@@ -150,6 +154,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
         self.exact_empties = int(exact_empties)
         self.time_limit = None if time_limit is None else float(time_limit)
         self.evaluation = evaluation
+        self.threads = int(threads)
         self.name = f"alphabeta-{self.depth}" if self.time_limit is None else f"alphabeta-{self.time_limit:g}s"
         self.last_depth = 0
         """The depth the last move was searched to (EXACT_DEPTH: solved)."""
@@ -163,7 +168,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
             if self._table is None:
                 self._table = new_table(TIMED_TABLE_ENTRIES)
             root, self.last_nodes = iterative_deepening(
-                p, o, actions, self._table, self.evaluation, time_limit=self.time_limit
+                p, o, actions, self._table, self.evaluation, time_limit=self.time_limit, threads=self.threads
             )
             self.last_depth = EXACT_DEPTH if root.depth >= state.num_empty() else root.depth
         else:

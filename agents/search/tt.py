@@ -5,7 +5,9 @@ never a collision) and one packed word holding a lower and an upper bound on
 the value, the depth they were searched to and the best move. Entries come in
 buckets of two: the first keeps the deeper search (replace-by-depth), the
 second always takes the newest, so deep results survive and fresh ones still
-find a place.
+find a place. Threads share one table without locks: the key words are stored
+XORed with the data word, so an entry torn by two threads writing at once no
+longer matches any position and reads as absent.
 """
 
 from __future__ import annotations
@@ -56,8 +58,8 @@ def probe(table: np.ndarray, p: np.uint64, o: np.uint64) -> tuple[bool, np.int64
     """``(found, lower, upper, depth, move)`` for the position, if stored."""
     i = _bucket(table, p, o)
     for j in range(i, i + 2):
-        if table[j, 0] == p and table[j, 1] == o and table[j, 2] != U0:
-            w = table[j, 2]
+        w = table[j, 2]
+        if w != U0 and table[j, 0] ^ w == p and table[j, 1] ^ w == o:
             lo = np.int64(w & _VALUE_MASK) - _VALUE_OFFSET
             hi = np.int64((w >> _VALUE_BITS) & _VALUE_MASK) - _VALUE_OFFSET
             depth = np.int64((w >> _DEPTH_SHIFT) & _BYTE)
@@ -90,8 +92,9 @@ def store(
     )
     i = _bucket(table, p, o)
     # The same position, or a shallower result in the depth-preferred slot, is replaced there.
-    same = table[i, 0] == p and table[i, 1] == o
-    j = i if same or np.int64((table[i, 2] >> _DEPTH_SHIFT) & _BYTE) <= depth else i + 1
-    table[j, 0] = p
-    table[j, 1] = o
+    old = table[i, 2]
+    same = table[i, 0] ^ old == p and table[i, 1] ^ old == o
+    j = i if same or np.int64((old >> _DEPTH_SHIFT) & _BYTE) <= depth else i + 1
     table[j, 2] = w
+    table[j, 0] = p ^ w
+    table[j, 1] = o ^ w

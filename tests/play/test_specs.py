@@ -79,6 +79,7 @@ def course_file(tmp_path: Path) -> Path:
         ("alphabeta:4", "alphabeta", {"depth": 4}),
         ("alphabeta:depth=2,seed=7", "alphabeta", {"depth": 2, "seed": 7}),
         ("alphabeta:time=0.5", "alphabeta", {"time": 0.5}),
+        ("alphabeta:time=1,threads=2", "alphabeta", {"time": 1.0, "threads": 2}),
         ("level:3", "level", {"level": 3}),
         ("mcts", "mcts", {}),
         ("mcts:time=2", "mcts", {"time": 2.0}),
@@ -146,6 +147,7 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert isinstance(ab, AlphaBetaAgent) and ab.depth == 3
     timed = make_agent("alphabeta:time=0.25")
     assert isinstance(timed, AlphaBetaAgent) and timed.time_limit == 0.25
+    assert make_agent("alphabeta:time=0.25,threads=2").threads == 2  # type: ignore[attr-defined]
     assert make_agent("level:2").name == "level-2"
 
 

@@ -138,6 +138,9 @@ def test_transposition_table_round_trip() -> None:
     store(table, p, o, np.int64(-5000), np.int64(7000), np.int64(9), np.int64(19))
     assert probe(table, p, o) == (True, -5000, 7000, 9, 19)
     assert not probe(table, o, p)[0]
+    # An entry torn by two threads (its data word from another write) reads as absent.
+    table[table[:, 2] != 0, 2] ^= np.uint64(1 << 30)
+    assert not probe(table, p, o)[0]
     with pytest.raises(ValueError, match="at least 2"):
         new_table(1)
 
@@ -208,6 +211,8 @@ def test_bad_arguments() -> None:
         solve_position(GameState.initial(), scoring="fide")
     with pytest.raises(ValueError, match="time_limit"):
         AlphaBetaAgent(time_limit=0)
+    with pytest.raises(ValueError, match="threads"):
+        AlphaBetaAgent(time_limit=1.0, threads=0)
     with pytest.raises(TypeError, match="Evaluation"):
         AlphaBetaAgent(2, evaluation="patterns")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="float32"):
@@ -219,3 +224,24 @@ def test_solver_gives_up_at_its_time_limit() -> None:
     start = time.perf_counter()
     assert Solver().solve(state, scoring="wof", time_limit=0.2) is None
     assert time.perf_counter() - start < 0.2 + 2.0  # a loose bound: the clock stops it, not the end of the solve
+
+
+def test_lazy_smp_threads_agree_with_the_solver() -> None:
+    for state in endgame_positions(11, 3):
+        if len(state.legal_actions()) < 2:
+            continue
+        sol = solve_position(state)
+        assert sol is not None
+        agent = AlphaBetaAgent(time_limit=10.0, seed=0, threads=2)
+        assert set(agent.best_actions(state)) <= set(sol.best_actions)
+        assert agent.last_depth == EXACT_DEPTH
+
+
+def test_one_thread_is_deterministic() -> None:
+    state = random_game(5)[24]
+    p, o = state.kernel_boards()
+    runs = [
+        iterative_deepening(p, o, state.legal_actions(), new_table(1 << 12), HAND_EVALUATION, node_limit=20_000)
+        for _ in range(2)
+    ]
+    assert runs[0][0] == runs[1][0] and runs[0][1] == runs[1][1]
