@@ -8,12 +8,15 @@ plays to the end of the game, orders moves fastest-first (fewest replies for
 the opponent, odd regions first), cuts on stable discs, and hands the last
 ``SHALLOW_EMPTIES`` squares to the unhashed kernels of
 ``agents.search.lastmoves``. Above the leaves every node probes and stores the
-transposition table (``agents.search.tt``); moves are tried TT move first,
-then by the evaluation of the position they lead to (or, near the leaves, by
-the opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up by a
-shallow search. The fixed-depth ladder levels, the timed iterative deepening
-and the exact solver (``agents.search.endgame``) are all this function with
-different depths and scales.
+transposition table (``agents.search.tt``) and cuts when a child's stored
+bound already refutes it (enhanced transposition cut-off); moves are tried TT
+move first, then by the evaluation of the position they lead to (or, near the
+leaves, by the opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up
+by a shallow search; a deep exact node with no TT move first finds one by a
+short heuristic search (internal iterative deepening). The fixed-depth ladder
+levels, the timed iterative deepening (with lazy-SMP helper threads) and the
+exact solver (``agents.search.endgame``) are all this function with different
+depths and scales.
 
 Scores are in units of ``stats[SCALE]`` per disc of final margin
 (``evaluation.DISC`` for a heuristic search, 1 for the exact solver); the
