@@ -33,7 +33,7 @@ from agents.search.alphabeta import (
 from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation
 from agents.search.lastmoves import SCORE_MAX, final_score
 from agents.search.timecontrol import StopClock
-from agents.search.tt import new_table, probe
+from agents.search.tt import clear_table, new_table, probe
 from reversi_env.bitboard import legal_moves
 from reversi_env.notation import PASS
 from reversi_env.state import GameState
@@ -74,6 +74,15 @@ class Solver:
         self.table = new_table(table_entries)
         self.buf = new_scratch()
         self.evaluation = evaluation
+        self._scoring = SCORINGS[0]
+
+    def _use_scoring(self, scoring: str) -> None:
+        """Check ``scoring``; the table's exact scores hold for one rule, so a new rule clears it."""
+        if scoring not in SCORINGS:
+            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        if scoring != self._scoring:
+            clear_table(self.table)
+            self._scoring = scoring
 
     def solve(
         self,
@@ -88,8 +97,7 @@ class Solver:
         finished game has none."""
         if not isinstance(state, GameState):
             raise TypeError(f"solve needs a GameState, got {type(state).__name__}")
-        if scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+        self._use_scoring(scoring)
         if node_limit is not None and (
             isinstance(node_limit, bool) or not isinstance(node_limit, int) or node_limit < 1
         ):
@@ -127,6 +135,9 @@ class Solver:
 
     def score_all(self, state: GameState, *, scoring: str = "count") -> dict[int, int]:
         """The exact score of every legal placement (a hint with scores)."""
+        if not isinstance(state, GameState):
+            raise TypeError(f"score_all needs a GameState, got {type(state).__name__}")
+        self._use_scoring(scoring)
         p, o = state.kernel_boards()
         stats = new_stats(1, wof=scoring == "wof")
         order = self._order(p, o, state.legal_actions())

@@ -245,3 +245,15 @@ def test_one_thread_is_deterministic() -> None:
         for _ in range(2)
     ]
     assert runs[0][0] == runs[1][0] and runs[0][1] == runs[1][1]
+
+
+def test_a_solver_switching_scoring_rules_stays_exact() -> None:
+    # X wipes O out by C1 with 9 squares left empty (hashed: more than the last few):
+    # the two rules disagree, and one solver's table is reused across them.
+    wipe_out = GameState.from_string("XO------" + "X" * 52 + "----" + " X")
+    solver = Solver(1 << 12)
+    assert [solver.solve(wipe_out, scoring=s).score for s in ("count", "wof", "count")] == [55, 64, 55]  # type: ignore[union-attr]
+    for state in endgame_positions(9, 6):
+        for scoring in ("wof", "count", "wof"):
+            sol = solver.solve(state, scoring=scoring)
+            assert sol is not None and sol.score == brute_force(state, scoring == "wof")
