@@ -25,9 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from agents.search.endgame import NO_LIMIT, solve_root
+from agents.search.alphabeta import new_scratch, new_stats
+from agents.search.endgame import exact_best
+from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.patterns import child_values, evaluate
+from agents.search.tt import new_table
 from reversi_env.bitboard import (
     INITIAL_BLACK,
     INITIAL_WHITE,
@@ -80,6 +83,10 @@ def play_games(
     out_p: np.ndarray,
     out_o: np.ndarray,
     out_label: np.ndarray,
+    table: np.ndarray,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    hand_weights: np.ndarray,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
@@ -91,7 +98,6 @@ def play_games(
     rec_value = np.zeros(MAX_RECORDED, dtype=np.float64)
     rec_exact = np.zeros(MAX_RECORDED, dtype=np.bool_)
     scores = np.zeros(64, dtype=np.int64)
-    exact = np.zeros(64, dtype=np.bool_)
     values = np.zeros(64, dtype=np.float64)
     if not use_patterns:
         lam = np.float64(1.0)
@@ -116,12 +122,7 @@ def play_games(
             else:
                 rec_p[n], rec_o[n], rec_colour[n] = p, o, colour
                 if empties <= exact_empties:
-                    solve_root(p, o, NO_LIMIT, scores, exact)
-                    best_sq = lowest_square(m)
-                    for a in range(64):
-                        if exact[a]:
-                            best_sq = np.uint64(a)
-                            break
+                    best_sq = exact_best(p, o, table, stats, buf, scores, hand_weights)
                     rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
                     sq = _random_move(m, rng) if explore else best_sq
                 else:
@@ -216,5 +217,9 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         out_p,
         out_o,
         out_label,
+        new_table(1 << 16),
+        new_stats(1),
+        new_scratch(),
+        np.array(HAND_EVALUATION.weights),
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

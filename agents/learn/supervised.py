@@ -2,7 +2,7 @@
 started from expert games before self-play.
 
 Games start from a random 2-ply opening; at each position the alpha-beta
-search (``agents.search.ladder.negamax_root``, exact once the end is within
+search (``agents.search.alphabeta.search_root``, exact once the end is within
 its depth) scores every move. The policy target is uniform over the best moves;
 the move played is one of them, or with probability ``epsilon`` a random legal
 move (so the data covers positions strong players avoid). The value target is
@@ -18,11 +18,12 @@ import numpy as np
 
 from agents.learn.network import NUM_ACTIONS
 from agents.learn.training import Samples
-from agents.search.ladder import negamax_root
+from agents.search.alphabeta import new_stats, search_root
+from agents.search.evaluation import DISC, HAND_EVALUATION
+from agents.search.tt import clear_table, new_table
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U1, legal_moves, play
 
 OPENING_PLIES = 2
-_UNSCORED = -(2**62)
 
 
 def labelled_game(depth: int, epsilon: float, rng: np.random.Generator) -> Samples:
@@ -34,7 +35,7 @@ def labelled_game(depth: int, epsilon: float, rng: np.random.Generator) -> Sampl
     policies: list[np.ndarray] = []
     sides: list[int] = []  # +1 when the mover is the game's first player
     side = 1
-    scores = np.empty(64, dtype=np.int64)
+    table = new_table(1 << 16)
     while True:
         m = legal_moves(p, o)
         if m == 0:
@@ -46,10 +47,9 @@ def labelled_game(depth: int, epsilon: float, rng: np.random.Generator) -> Sampl
         if ply < OPENING_PLIES:
             move = int(rng.choice(legal))
         else:
-            scores.fill(_UNSCORED)
-            negamax_root(p, o, np.int64(depth), scores)
-            best = scores.max()
-            best_moves = [sq for sq in legal if scores[sq] == best]
+            clear_table(table)  # each position searched afresh, as a fixed-depth ladder level does
+            root = search_root(p, o, depth, legal, table, new_stats(DISC), HAND_EVALUATION, exact_all=True)
+            best_moves = root.best_moves()
             target = np.zeros(NUM_ACTIONS, dtype=np.float32)
             target[best_moves] = 1.0 / len(best_moves)
             movers.append(p)

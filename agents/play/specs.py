@@ -7,6 +7,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``pattern``                                the learned pattern evaluation alone, 1 ply
+``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
+                                           (``threads=2``: lazy SMP on two cores)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -45,8 +47,9 @@ from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
-    "human, random, greedy, positional, pattern, alphabeta:DEPTH, level:N, mcts, mcts:time=SECONDS, "
-    "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, python:MODULE:NAME, gtp:COMMAND"
+    "human, random, greedy, positional, pattern, alphabeta:DEPTH, alphabeta:time=SECONDS, level:N, mcts, "
+    "mcts:time=SECONDS, mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, "
+    "python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
 
@@ -57,16 +60,16 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
     "pattern": (("seed",), None),
-    "alphabeta": (("depth", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "threads", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "iters", "c", "seed"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
 _TEXT_KEYS = ("net",)
 _ZERO_KEYS = ("seed", "alphazero.sims")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
-_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6}
+_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6, "threads": 64}
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
@@ -128,6 +131,9 @@ class PlayerSpec:
         if self.kind == "alphabeta":
             from agents.search.ladder import AlphaBetaAgent
 
+            if "time" in o:
+                threads = int(o.get("threads", 1))
+                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed, threads=threads)
             return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
@@ -220,6 +226,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
             options[key] = number
     if "time" in options and "sims" in options:
         raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
+    if "time" in options and "depth" in options:
+        raise SpecError(f"{text!r}: give alphabeta one budget, a depth or time=SECONDS, not both")
     return options
 
 

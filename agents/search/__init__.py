@@ -1,7 +1,12 @@
 """Everything that chooses a move by thinking: MCTS (``mcts``, the agent that
-drives the numba tree of ``mcts_tree``), the alpha-beta family with its exact
-endgame mode (``ladder``, ``endgame``), evaluations and the evaluator seam a
-learned model plugs into (``evaluator``), and the baselines.
+drives the numba tree of ``mcts_tree``), the alpha-beta family (one core,
+``alphabeta``, with its transposition table ``tt``, time manager
+``timecontrol`` and last-moves kernels ``lastmoves``; the ladder levels and
+timed agent in ``ladder``, the exact solver's front door in ``endgame``),
+evaluations (``evaluation``: the seam alpha-beta's evaluation plugs into, and
+the hand-written one; ``patterns``: the learned pattern tables), the evaluator
+seams a learned model plugs into for MCTS (``evaluator``, and
+``batch_evaluator`` for the batched PUCT search of ``puct``), and the baselines.
 
 Imports only ``agents.base`` and ``reversi_env``: nothing here knows about
 matches, tournaments or user interfaces.

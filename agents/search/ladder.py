@@ -14,153 +14,24 @@ level 1.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from agents.base import state_to_move
-from agents.search.endgame import SCORE_MAX, solve, solve_root
-from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
+from agents.search.alphabeta import EXACT_DEPTH, iterative_deepening, new_stats, search_root
+from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, weight_sum
+from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
+from agents.search.tt import clear_table, new_table
+from reversi_env.bitboard import U1, flips
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 from reversi_env.state import GameState
 
-SQUARE_WEIGHTS = np.array(
-    [
-        [100, -20, 10, 5, 5, 10, -20, 100],
-        [-20, -50, -2, -2, -2, -2, -50, -20],
-        [10, -2, -1, -1, -1, -1, -2, 10],
-        [5, -2, -1, -1, -1, -1, -2, 5],
-        [5, -2, -1, -1, -1, -1, -2, 5],
-        [10, -2, -1, -1, -1, -1, -2, 10],
-        [-20, -50, -2, -2, -2, -2, -50, -20],
-        [100, -20, 10, 5, 5, 10, -20, 100],
-    ],
-    dtype=np.int64,
-).reshape(64)
-"""The classic square-weight table (index = row * 8 + col): corners are gold,
-the squares next to them give corners away."""
-
 MAX_LEVEL = 8
 """The deepest ladder level (``AlphaBetaAgent(depth=8)``)."""
 
-EXACT_SCALE = 1000
-"""An exact final disc difference counts this much per disc, more than any
-heuristic evaluation (bounded by a few hundred), so a proven win beats a hope."""
-
-_MOBILITY = 8
-_CORNER_MOVE = 15
-_CORNER_BITS = np.array([0, 7, 56, 63], dtype=np.uint64)
-# The X- and C-squares of each corner: bad to hold while the corner is empty, neutral after.
-_CORNER_NEIGHBOURS = np.array(
-    [
-        (1 << 1) | (1 << 8) | (1 << 9),
-        (1 << 6) | (1 << 15) | (1 << 14),
-        (1 << 57) | (1 << 48) | (1 << 49),
-        (1 << 62) | (1 << 55) | (1 << 54),
-    ],
-    dtype=np.uint64,
-)
-_CORNERS = np.uint64(0x8100000000000081)
-_MOVE_ORDER = np.argsort(-SQUARE_WEIGHTS, kind="stable").astype(np.int64)
-"""Squares best-weighted first: the move order of the search (good moves early
-make alpha-beta cut more)."""
-
-
-@njit(cache=True)
-def _weight_sum(m: np.uint64) -> np.int64:
-    s = np.int64(0)
-    while m != U0:
-        s += SQUARE_WEIGHTS[lowest_square(m)]
-        m &= m - U1
-    return s
-
-
-@njit(cache=True)
-def evaluate(p: np.uint64, o: np.uint64) -> np.int64:
-    """Heuristic value for the mover: square weights (X- and C-squares turn
-    neutral once their corner is taken), mobility, and access to corners."""
-    s = _weight_sum(p) - _weight_sum(o)
-    occupied = p | o
-    for i in range(4):
-        if occupied & (U1 << _CORNER_BITS[i]):
-            s -= _weight_sum(p & _CORNER_NEIGHBOURS[i]) - _weight_sum(o & _CORNER_NEIGHBOURS[i])
-    mp = legal_moves(p, o)
-    mo = legal_moves(o, p)
-    s += _MOBILITY * (np.int64(popcount(mp)) - np.int64(popcount(mo)))
-    s += _CORNER_MOVE * (np.int64(popcount(mp & _CORNERS)) - np.int64(popcount(mo & _CORNERS)))
-    return s
-
-
-@njit(cache=True)
-def _exact_in_window(
-    p: np.uint64, o: np.uint64, alpha: np.int64, beta: np.int64, stats: np.ndarray, buf: np.ndarray
-) -> np.int64:
-    # Map the scaled window onto disc differences, rounding outwards so that
-    # fail-high / fail-low keep their meaning after scaling back.
-    a = max(alpha // EXACT_SCALE, np.int64(-SCORE_MAX - 1))
-    b = min(-((-beta) // EXACT_SCALE), np.int64(SCORE_MAX + 1))
-    return solve(p, o, a, b, stats, buf) * EXACT_SCALE
-
-
-@njit(cache=True)
-def negamax(
-    p: np.uint64,
-    o: np.uint64,
-    depth: np.int64,
-    alpha: np.int64,
-    beta: np.int64,
-    stats: np.ndarray,
-    buf: np.ndarray,
-) -> np.int64:
-    """Fail-soft alpha-beta value of ``(p, o)`` for the mover, ``depth`` plies
-    deep (a pass costs no ply); exact (scaled by EXACT_SCALE) at the end of the
-    game, and by the endgame solver once ``depth`` reaches the end anyway."""
-    stats[0] += 1
-    m = legal_moves(p, o)
-    if m == U0:
-        if legal_moves(o, p) == U0:
-            return (np.int64(popcount(p)) - np.int64(popcount(o))) * EXACT_SCALE
-        return -negamax(o, p, depth, -beta, -alpha, stats, buf)
-    if 64 - np.int64(popcount(p | o)) <= depth:
-        return _exact_in_window(p, o, alpha, beta, stats, buf)
-    if depth <= 0:
-        return evaluate(p, o)
-    best = np.int64(-(2**62))
-    for i in range(64):
-        sq = np.uint64(_MOVE_ORDER[i])
-        if not (m >> sq) & U1:
-            continue
-        f = flips(p, o, sq)
-        v = -negamax(o ^ f, p | f | (U1 << sq), depth - 1, -beta, -alpha, stats, buf)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-
-@njit(cache=True, nogil=True)  # searches release the GIL, so a GUI thread keeps running
-def negamax_root(p: np.uint64, o: np.uint64, depth: np.int64, scores: np.ndarray) -> np.int64:
-    """Score every legal placement: ``scores[a]`` is exact for the best move and
-    every move tied with it, an upper bound below the best for the others.
-    Returns the nodes searched. Unchecked: the mover must have a placement."""
-    stats = np.zeros(2, dtype=np.int64)
-    stats[1] = np.int64(2**62)
-    buf = np.zeros((65, 68), dtype=np.int64)
-    m = legal_moves(p, o)
-    best = np.int64(-(2**62))
-    for i in range(64):
-        sq = np.uint64(_MOVE_ORDER[i])
-        if not (m >> sq) & U1:
-            continue
-        f = flips(p, o, sq)
-        # Window (best - 1, +inf): a move tied with the best gets its exact value.
-        v = -negamax(o ^ f, p | f | (U1 << sq), depth - 1, np.int64(-(2**62)), -(best - 1), stats, buf)
-        scores[sq] = v
-        if v > best:
-            best = v
-    return stats[0]
+LADDER_TABLE_ENTRIES = 1 << 16
+"""A fixed-depth agent's transposition table (1.5 MB), cleared before each move."""
+TIMED_TABLE_ENTRIES = 1 << 20
+"""A timed agent's transposition table (24 MB), kept from move to move."""
 
 
 def _check_seed(seed: object) -> int | None:
@@ -238,39 +109,77 @@ class PositionalAgent(_TieBreakingAgent):
         for a in actions:
             f = flips(p, o, np.uint64(a))
             mine, theirs = p | f | (U1 << np.uint64(a)), o ^ f
-            out.append(int(_weight_sum(mine)) - int(_weight_sum(theirs)))
+            out.append(int(weight_sum(mine)) - int(weight_sum(theirs)))
         return out
 
 
 class AlphaBetaAgent(_TieBreakingAgent):
-    """Negamax alpha-beta ``depth`` plies deep on bitboards (numba), evaluated
-    by square weights, mobility and corners. With ``exact_empties`` empty squares
-    or fewer (default ``depth + 6``, at most 14) it solves the endgame exactly
-    instead, maximising the final disc difference."""
+    """Alpha-beta on bitboards (numba; ``agents.search.alphabeta``): ``depth``
+    plies deep, or with ``time_limit`` seconds a move by iterative deepening
+    under the time manager. Leaves are scored by ``evaluation`` (the
+    hand-written square weights, mobility and corners by default). With
+    ``exact_empties`` empty squares or fewer (default ``depth + 6``, at most 14)
+    a fixed-depth agent solves the endgame exactly instead, maximising the
+    final disc difference; a timed one gets there by deepening."""
 
-    def __init__(self, depth: int = 4, *, seed: int | None = None, exact_empties: int | None = None) -> None:
-        """``depth`` >= 1 plies; ``seed`` fixes how ties are broken."""
+    def __init__(
+        self,
+        depth: int = 4,
+        *,
+        seed: int | None = None,
+        exact_empties: int | None = None,
+        time_limit: float | None = None,
+        evaluation: Evaluation = HAND_EVALUATION,
+        threads: int = 1,
+    ) -> None:
+        """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
+        ``seed`` fixes how ties are broken; ``threads`` (timed search only): lazy
+        SMP helpers sharing the table."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
             exact_empties = min(int(depth) + 6, 14)
         if isinstance(exact_empties, bool) or not isinstance(exact_empties, (int, np.integer)) or exact_empties < 0:
             raise ValueError(f"exact_empties must be a non-negative int, got {exact_empties!r}")
+        if time_limit is not None and (
+            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
+        ):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
+            raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
+        if not isinstance(evaluation, Evaluation):
+            raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
         super().__init__(seed)
         self.depth = int(depth)
         self.exact_empties = int(exact_empties)
-        self.name = f"alphabeta-{self.depth}"
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.evaluation = evaluation
+        self.threads = int(threads)
+        self.name = f"alphabeta-{self.depth}" if self.time_limit is None else f"alphabeta-{self.time_limit:g}s"
+        self.last_depth = 0
+        """The depth the last move was searched to (EXACT_DEPTH: solved)."""
+        self.last_nodes = 0
+        """The nodes the last move's search visited."""
+        self._table: np.ndarray | None = None
 
     def _scores(self, state: GameState, actions: list[int]) -> list[int]:
         p, o = state.kernel_boards()
-        scores = np.full(64, -(2**62), dtype=np.int64)
-        if state.num_empty() <= self.exact_empties:
-            exact = np.zeros(64, dtype=np.bool_)
-            solve_root(p, o, np.int64(2**62), scores, exact)
-            scores *= EXACT_SCALE
+        if self.time_limit is not None:
+            if self._table is None:
+                self._table = new_table(TIMED_TABLE_ENTRIES)
+            root, self.last_nodes = iterative_deepening(
+                p, o, actions, self._table, self.evaluation, time_limit=self.time_limit, threads=self.threads
+            )
+            self.last_depth = EXACT_DEPTH if root.depth >= state.num_empty() else root.depth
         else:
-            negamax_root(p, o, np.int64(self.depth), scores)
-        return [int(scores[a]) for a in actions]
+            if self._table is None:
+                self._table = new_table(LADDER_TABLE_ENTRIES)
+            clear_table(self._table)  # a fixed-depth level plays the same move in the same position
+            self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
+            stats = new_stats(DISC)
+            root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
+            self.last_nodes = int(stats[0])
+        return [root.scores[a] for a in actions]
 
 
 def ladder_agent(level: int, seed: int | None = None) -> AlphaBetaAgent:

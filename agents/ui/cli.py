@@ -5,6 +5,7 @@ subcommand module a family.
     reversi gui                                          the window (play_cli)
     reversi arena ... / reversi ratings ...              tournaments (arena_cli)
     reversi course FILE.py / reversi replay FILE         course files, saved games (course_cli)
+    reversi solve POSITION / reversi analyze ...         the engine on one position (analysis_cli)
     reversi gtp --player SPEC / reversi nboard ...       our players as GTP / NBoard engines (engine_cli)
     reversi train-eval --games N --seed S --out FILE     train the pattern evaluation (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
@@ -19,9 +20,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_cli, arena_cli, course_cli, engine_cli, learn_cli, play_cli
+from agents.ui import alphazero_cli, analysis_cli, arena_cli, course_cli, engine_cli, learn_cli, play_cli
 
-COMMAND_MODULES = (play_cli, course_cli, arena_cli, engine_cli, learn_cli, alphazero_cli)
+COMMAND_MODULES = (play_cli, course_cli, analysis_cli, arena_cli, engine_cli, learn_cli, alphazero_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

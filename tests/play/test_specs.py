@@ -78,6 +78,8 @@ def course_file(tmp_path: Path) -> Path:
         ("positional:seed=0", "positional", {"seed": 0}),
         ("alphabeta:4", "alphabeta", {"depth": 4}),
         ("alphabeta:depth=2,seed=7", "alphabeta", {"depth": 2, "seed": 7}),
+        ("alphabeta:time=0.5", "alphabeta", {"time": 0.5}),
+        ("alphabeta:time=1,threads=2", "alphabeta", {"time": 1.0, "threads": 2}),
         ("level:3", "level", {"level": 3}),
         ("mcts", "mcts", {}),
         ("mcts:time=2", "mcts", {"time": 2.0}),
@@ -119,6 +121,7 @@ def test_target_specs_parse() -> None:
         ("mcts:sims=10,iters=100", "given twice"),
         ("mcts:c=0", "> 0"),
         ("mcts:iters=1.5", "integer"),
+        ("alphabeta:4,time=1", "not both"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
         ("human:seed=1", "unknown option"),
@@ -148,6 +151,9 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert isinstance(make_agent("positional"), PositionalAgent)
     ab = make_agent("alphabeta:3")
     assert isinstance(ab, AlphaBetaAgent) and ab.depth == 3
+    timed = make_agent("alphabeta:time=0.25")
+    assert isinstance(timed, AlphaBetaAgent) and timed.time_limit == 0.25
+    assert make_agent("alphabeta:time=0.25,threads=2").threads == 2  # type: ignore[attr-defined]
     assert make_agent("level:2").name == "level-2"
 
 

@@ -1,0 +1,418 @@
+"""The one alpha-beta core: principal-variation search in numba, with the
+evaluation and the move ordering as parameters and the exact endgame as a mode.
+
+``pvs`` searches ``depth`` plies (a pass costs no ply) and evaluates the
+leaves with the evaluation it is given (see ``agents.search.evaluation``).
+Once ``depth`` reaches the number of empty squares the search is exact: it
+plays to the end of the game, orders moves fastest-first (fewest replies for
+the opponent, odd regions first), cuts on stable discs, and hands the last
+``SHALLOW_EMPTIES`` squares to the unhashed kernels of
+``agents.search.lastmoves``. Above the leaves every node probes and stores the
+transposition table (``agents.search.tt``) and cuts when a child's stored
+bound already refutes it (enhanced transposition cut-off); moves are tried TT
+move first, then by the evaluation of the position they lead to (or, near the
+leaves, by the opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up
+by a shallow search; a deep exact node with no TT move first finds one by a
+short heuristic search (internal iterative deepening). The fixed-depth ladder
+levels, the timed iterative deepening (with lazy-SMP helper threads) and the
+exact solver (``agents.search.endgame``) are all this function with different
+depths and scales.
+
+Scores are in units of ``stats[SCALE]`` per disc of final margin
+(``evaluation.DISC`` for a heuristic search, 1 for the exact solver); the
+search stops, returning garbage the caller discards, once ``stats[STOP]`` is
+set, by the node budget ``stats[LIMIT]`` or by another thread (the clock).
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import nullcontext
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, types
+from numba.types import boolean, float32, int64, uint64
+
+from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
+from agents.search.lastmoves import NODES, SCORE_MAX, SHALLOW_EMPTIES, final_score, odd_regions, solve_shallow
+from agents.search.lastmoves import stable_discs as _stable_discs
+from agents.search.timecontrol import StopClock, budget
+from agents.search.tt import NO_MOVE, probe, store
+from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
+
+INF = np.int64(1 << 40)
+"""Beyond any score."""
+
+EXACT_DEPTH = 64
+"""A depth that reaches the end of any game: the exact mode."""
+
+LIMIT, STOP, SCALE, WOF = 1, 2, 3, 4
+"""``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring."""
+STATS_SIZE = 5
+
+ORDER_EVAL_DEPTH = 3
+"""From this remaining depth up, midgame moves are ordered by the evaluation of the child."""
+ORDER_SEARCH_DEPTH = 6
+"""From this remaining depth up, midgame moves are ordered by a shallow search of the child."""
+ORDER_SEARCH_PLIES = 2
+"""The depth of that shallow ordering search."""
+IID_EMPTIES = 17
+IID_DEPTH = 6
+"""An exact node with this many empties or more and nothing in the table first
+searches ``IID_DEPTH`` plies heuristically for a move to try first."""
+_BUF_KEYS = 40
+_BUF_FLIPS = 80
+"""Scratch row layout: squares in columns 0..39, their ordering keys in 40..79, their flips in 80..119."""
+
+_CORNERS = np.uint64(0x8100000000000081)
+_NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+_S1 = np.uint64(1)
+_S8 = np.uint64(8)
+
+_TABLE = uint64[:, ::1]
+_STATS = int64[::1]
+_BUF = int64[:, ::1]
+_EVAL = types.FunctionType(EVAL_SIGNATURE)
+_WEIGHTS = float32[::1]
+
+
+@njit(cache=True, inline="always")
+def _neighbours(b: np.uint64) -> np.uint64:
+    """The squares next to any square of ``b``."""
+    h = (b << _S1) & _NOT_A | (b >> _S1) & _NOT_H | b
+    return (h << _S8) | (h >> _S8) | h
+
+
+@njit(cache=True, inline="always")
+def _window_in_discs(alpha: np.int64, beta: np.int64, scale: np.int64) -> tuple[np.int64, np.int64]:
+    # Rounding outwards keeps fail-high / fail-low meaningful after scaling back.
+    a = max(alpha // scale, np.int64(-SCORE_MAX - 1))
+    b = min(-((-beta) // scale), np.int64(SCORE_MAX + 1))
+    return a, b
+
+
+@njit(
+    int64(uint64, uint64, int64, int64, int64, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
+    cache=True,
+    nogil=True,
+)
+def pvs(
+    p: np.uint64,
+    o: np.uint64,
+    depth: np.int64,
+    alpha: np.int64,
+    beta: np.int64,
+    table: np.ndarray,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    evaluate: object,
+    weights: np.ndarray,
+) -> np.int64:
+    """Fail-soft value of ``(p, o)`` for the mover within ``(alpha, beta)``,
+    ``depth`` plies deep (exact when ``depth`` >= the empty squares)."""
+    if stats[STOP] != 0:
+        return np.int64(0)
+    empty = ~(p | o)
+    n_empty = np.int64(popcount(empty))
+    exact = depth >= n_empty
+    scale = stats[SCALE]
+    wof = stats[WOF] != 0
+    if exact and n_empty <= SHALLOW_EMPTIES:
+        a, b = _window_in_discs(alpha, beta, scale)
+        return solve_shallow(p, o, a, b, wof, stats) * scale
+    stats[NODES] += 1
+    if stats[NODES] > stats[LIMIT]:
+        stats[STOP] = 1
+        return np.int64(0)
+    m = legal_moves(p, o)
+    if m == U0:
+        if legal_moves(o, p) == U0:
+            return final_score(p, o, wof) * scale
+        return -pvs(o, p, depth, -beta, -alpha, table, stats, buf, evaluate, weights)
+    if not exact and depth <= 0:
+        return evaluate(p, o, weights)  # type: ignore[operator]
+
+    stored_depth = EXACT_DEPTH if exact else depth
+    found, lo, hi, d, tt_move = probe(table, p, o)
+    if found and d >= stored_depth:
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        alpha = max(alpha, lo)
+        beta = min(beta, hi)
+    if not found:
+        tt_move = NO_MOVE
+        if exact and n_empty >= IID_EMPTIES:
+            # Internal iterative deepening: a short heuristic search finds a first move to try.
+            saved_scale = stats[SCALE]
+            stats[SCALE] = DISC
+            pvs(p, o, np.int64(IID_DEPTH), -INF, INF, table, stats, buf, evaluate, weights)
+            stats[SCALE] = saved_scale
+            tt_move = probe(table, p, o)[4]
+
+    if exact:
+        # Stability cut-off: the opponent's stable discs are theirs at the end.
+        bound = (64 - 2 * np.int64(popcount(o))) * scale
+        if bound <= alpha:
+            bound = (64 - 2 * np.int64(popcount(_stable_discs(o, p)))) * scale
+            if bound <= alpha:
+                return bound
+
+    # Order the moves in this node's scratch row (one row per number of empties):
+    # squares, ordering keys and flips side by side.
+    row = n_empty
+    odd = odd_regions(empty) if exact else U0
+    child_depth = EXACT_DEPTH if exact else depth - 1
+    k = 0
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        f = flips(p, o, sq)
+        np_, no = o ^ f, p | f | (U1 << sq)
+        # Enhanced transposition cut-off: a child already known bad enough for the opponent.
+        c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
+        if c_found and c_depth >= child_depth and -c_hi >= beta:
+            return -c_hi
+        if np.int64(sq) == tt_move:
+            key = -INF
+        elif exact:
+            replies = legal_moves(np_, no)
+            key = 16 * np.int64(popcount(replies)) + 16 * np.int64(popcount(replies & _CORNERS))
+            # Potential mobility: empties next to my discs, where the opponent may later play.
+            key += 2 * np.int64(popcount(_neighbours(no) & empty))
+            if (U1 << sq) & odd:
+                key -= 4
+        elif depth >= ORDER_SEARCH_DEPTH:
+            key = pvs(np_, no, np.int64(ORDER_SEARCH_PLIES), -INF, INF, table, stats, buf, evaluate, weights)
+        elif depth >= ORDER_EVAL_DEPTH:
+            key = evaluate(np_, no, weights)  # type: ignore[operator]
+        else:
+            key = np.int64(popcount(legal_moves(np_, no)))
+        j = k
+        while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
+            buf[row, j] = buf[row, j - 1]
+            buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
+            buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
+            j -= 1
+        buf[row, j] = np.int64(sq)
+        buf[row, _BUF_KEYS + j] = key
+        buf[row, _BUF_FLIPS + j] = np.int64(f)
+        k += 1
+    if stats[STOP] != 0:
+        return np.int64(0)
+
+    alpha0 = alpha
+    best = -INF
+    best_move = np.int64(NO_MOVE)
+    for i in range(k):
+        sq = np.uint64(buf[row, i])
+        f = np.uint64(buf[row, _BUF_FLIPS + i])
+        np_, no = o ^ f, p | f | (U1 << sq)
+        if i == 0:
+            v = -pvs(np_, no, depth - 1, -beta, -alpha, table, stats, buf, evaluate, weights)
+        else:
+            v = -pvs(np_, no, depth - 1, -alpha - 1, -alpha, table, stats, buf, evaluate, weights)
+            if alpha < v < beta:
+                v = -pvs(np_, no, depth - 1, -beta, -alpha, table, stats, buf, evaluate, weights)
+        if stats[STOP] != 0:
+            return np.int64(0)
+        if v > best:
+            best = v
+            best_move = np.int64(sq)
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    if best <= alpha0:
+        store(table, p, o, -INF, best, stored_depth, best_move)
+    elif best >= beta:
+        store(table, p, o, best, INF, stored_depth, best_move)
+    else:
+        store(table, p, o, best, best, stored_depth, best_move)
+    return best
+
+
+@njit(
+    int64(uint64, uint64, int64, int64[::1], int64[::1], boolean, int64, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
+    cache=True,
+    nogil=True,
+)
+def score_moves(
+    p: np.uint64,
+    o: np.uint64,
+    depth: np.int64,
+    order: np.ndarray,
+    scores: np.ndarray,
+    exact_all: bool,
+    known: np.int64,
+    table: np.ndarray,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    evaluate: object,
+    weights: np.ndarray,
+) -> np.int64:
+    """Score the root moves ``order`` (squares, tried in that order) ``depth``
+    plies deep into ``scores[square]``. The best move and every move tied with
+    it get their exact value, the others an upper bound below the best (or
+    their exact value too with ``exact_all``). A ``known`` value of the root
+    (else -INF) makes one null-window search a move enough: no move scores
+    above it. Returns the best value; the result is void if ``stats[STOP]`` got set."""
+    best = known
+    for i in range(order.shape[0]):
+        sq = np.uint64(order[i])
+        f = flips(p, o, sq)
+        np_, no = o ^ f, p | f | (U1 << sq)
+        if known > -INF and not exact_all:
+            v = min(-pvs(np_, no, depth - 1, -known, -(known - 1), table, stats, buf, evaluate, weights), known)
+        elif exact_all or i == 0:
+            v = -pvs(np_, no, depth - 1, -INF, INF, table, stats, buf, evaluate, weights)
+        else:
+            # A null window at best - 1 sorts out the moves below the best; the rest get a full one.
+            v = -pvs(np_, no, depth - 1, -best, -(best - 1), table, stats, buf, evaluate, weights)
+            if v >= best:
+                v = -pvs(np_, no, depth - 1, -INF, -(best - 1), table, stats, buf, evaluate, weights)
+        if stats[STOP] != 0:
+            return best
+        scores[sq] = v
+        if v > best:
+            best = v
+    return best
+
+
+def new_stats(scale: int, *, wof: bool = False, node_limit: int | None = None) -> np.ndarray:
+    """The ``stats`` array of a search: no nodes yet, the budget, the scale and the scoring rule."""
+    stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    stats[LIMIT] = np.int64(2**62) if node_limit is None else node_limit
+    stats[SCALE] = scale
+    stats[WOF] = int(wof)
+    return stats
+
+
+def new_scratch() -> np.ndarray:
+    """The move-ordering scratch of one search thread."""
+    return np.zeros((65, 3 * _BUF_KEYS), dtype=np.int64)
+
+
+@dataclass
+class RootScores:
+    """One search of the root: the value of each move searched (``scores[square]``;
+    see ``score_moves`` for which are exact), the depth, and whether it finished."""
+
+    scores: dict[int, int]
+    depth: int
+    completed: bool
+
+    def best_moves(self) -> list[int]:
+        """The moves with the best score (sorted)."""
+        top = max(self.scores.values())
+        return sorted(a for a, v in self.scores.items() if v == top)
+
+
+def search_root(
+    p: np.uint64,
+    o: np.uint64,
+    depth: int,
+    order: list[int],
+    table: np.ndarray,
+    stats: np.ndarray,
+    evaluation: Evaluation,
+    *,
+    exact_all: bool = False,
+    known: int | None = None,
+    buf: np.ndarray | None = None,
+) -> RootScores:
+    """Score the legal moves ``order`` of ``(p, o)`` (the mover must have one)
+    ``depth`` plies deep; ``known``: the root's value, if known."""
+    scores = np.full(64, -INF, dtype=np.int64)
+    score_moves(
+        p, o, np.int64(depth), np.array(order, dtype=np.int64), scores, exact_all,
+        -INF if known is None else np.int64(known), table, stats,
+        new_scratch() if buf is None else buf, evaluation.function, evaluation.weights,
+    )  # fmt: skip
+    done = stats[STOP] == 0
+    return RootScores({a: int(scores[a]) for a in order if scores[a] > -INF}, depth, bool(done))
+
+
+def iterative_deepening(
+    p: np.uint64,
+    o: np.uint64,
+    actions: list[int],
+    table: np.ndarray,
+    evaluation: Evaluation,
+    *,
+    max_depth: int = EXACT_DEPTH,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    exact_all: bool = False,
+    threads: int = 1,
+) -> tuple[RootScores, int]:
+    """Search the root ``actions`` one ply deeper at a time (each depth tries
+    the last one's best moves first) until ``max_depth``, the end of the game
+    (that depth is exact), the clock or the node budget; returns the last
+    depth that finished and the nodes searched. With a budget so small that
+    not even depth 1 finished, every move scores 0 at depth 0.
+
+    ``threads`` > 1 is lazy SMP: helper threads search the same root at the
+    same depth or one deeper, in other move orders, filling the shared table
+    the main search then reads; only the main search's result counts, and one
+    thread is fully deterministic."""
+    n_empty = 64 - (int(p) | int(o)).bit_count()
+    stats = new_stats(DISC, node_limit=node_limit)
+    buf = new_scratch()
+    helpers = [_Helper(p, o, table, evaluation, k) for k in range(1, threads)]
+    order = list(actions)
+    result = RootScores(dict.fromkeys(actions, 0), 0, False)
+    clock = StopClock(stats, STOP, budget(time_limit)) if time_limit is not None else None
+    with clock if clock is not None else nullcontext():
+        for depth in range(1, min(max_depth, n_empty) + 1):
+            if clock is not None and depth > 1 and not clock.may_deepen():
+                break
+            for helper in helpers:
+                helper.start(depth, order, n_empty)
+            root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
+            for helper in helpers:
+                helper.stop()
+            if not root.completed:
+                break
+            result = root
+            order.sort(key=lambda a: -root.scores[a])
+    return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
+
+
+class _Helper:
+    """A lazy-SMP helper: searches the root in a thread of its own (numba
+    releases the GIL) until the main search of the same depth is done."""
+
+    def __init__(self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int) -> None:
+        self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
+        self.buf = new_scratch()
+        self.stats = new_stats(DISC)
+        self.nodes = 0
+        self._thread: threading.Thread | None = None
+
+    def start(self, depth: int, order: list[int], n_empty: int) -> None:
+        """Search ``depth`` plies (odd helpers one more) with the root moves rotated."""
+        self.stats = new_stats(DISC)
+        k = self.index % len(order)
+        rotated = order[k:] + order[:k]
+        deeper = min(depth + self.index % 2, n_empty)
+        self._thread = threading.Thread(
+            target=search_root,
+            args=(self.p, self.o, deeper, rotated, self.table, self.stats, self.evaluation),
+            kwargs={"buf": self.buf},
+            daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the search and wait for the thread; count its nodes."""
+        self.stats[STOP] = 1
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self.nodes += int(self.stats[NODES])

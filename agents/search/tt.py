@@ -1,0 +1,100 @@
+"""The transposition table: a preallocated numpy array the numba search reads and writes.
+
+Each entry is three uint64 words: the two bitboards (the full key, so a hit is
+never a collision) and one packed word holding a lower and an upper bound on
+the value, the depth they were searched to and the best move. Entries come in
+buckets of two: the first keeps the deeper search (replace-by-depth), the
+second always takes the newest, so deep results survive and fresh ones still
+find a place. Threads share one table without locks: the key words are stored
+XORed with the data word, so an entry torn by two threads writing at once no
+longer matches any position and reads as absent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from reversi_env.bitboard import U0
+
+_VALUE_BITS = np.uint64(24)
+_VALUE_MASK = np.uint64((1 << 24) - 1)
+_VALUE_OFFSET = 1 << 23
+VALUE_LIMIT = (1 << 23) - 1
+"""Bounds are stored clipped to +-VALUE_LIMIT (far beyond any score)."""
+_DEPTH_SHIFT = np.uint64(48)
+_MOVE_SHIFT = np.uint64(56)
+_BYTE = np.uint64(0xFF)
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_S29 = np.uint64(29)
+
+NO_MOVE = -1
+"""The move of an entry that has none (every move failed low)."""
+
+
+def new_table(entries: int) -> np.ndarray:
+    """An empty table of ``entries`` entries (rounded up to a power of two, at least 2)."""
+    if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) or entries < 2:
+        raise ValueError(f"a transposition table needs at least 2 entries, got {entries!r}")
+    size = 1 << (int(entries) - 1).bit_length()
+    return np.zeros((size, 3), dtype=np.uint64)
+
+
+def clear_table(table: np.ndarray) -> None:
+    """Forget every entry."""
+    table.fill(0)
+
+
+@njit(cache=True, inline="always")
+def _bucket(table: np.ndarray, p: np.uint64, o: np.uint64) -> np.int64:
+    h = (p * _K1) ^ (o * _K2)
+    h ^= h >> _S29
+    return np.int64(h & np.uint64(table.shape[0] - 2))
+
+
+@njit(cache=True, inline="always")
+def probe(table: np.ndarray, p: np.uint64, o: np.uint64) -> tuple[bool, np.int64, np.int64, np.int64, np.int64]:
+    """``(found, lower, upper, depth, move)`` for the position, if stored."""
+    i = _bucket(table, p, o)
+    for j in range(i, i + 2):
+        w = table[j, 2]
+        if w != U0 and table[j, 0] ^ w == p and table[j, 1] ^ w == o:
+            lo = np.int64(w & _VALUE_MASK) - _VALUE_OFFSET
+            hi = np.int64((w >> _VALUE_BITS) & _VALUE_MASK) - _VALUE_OFFSET
+            depth = np.int64((w >> _DEPTH_SHIFT) & _BYTE)
+            move = np.int64(w >> _MOVE_SHIFT) - 1
+            return True, lo, hi, depth, move
+    return False, np.int64(0), np.int64(0), np.int64(0), np.int64(NO_MOVE)
+
+
+@njit(cache=True, inline="always")
+def _clip(value: np.int64) -> np.int64:
+    if value > VALUE_LIMIT:
+        return np.int64(VALUE_LIMIT)
+    if value < -VALUE_LIMIT:
+        return np.int64(-VALUE_LIMIT)
+    return value
+
+
+@njit(cache=True, inline="always")
+def store(
+    table: np.ndarray, p: np.uint64, o: np.uint64, lower: np.int64, upper: np.int64, depth: np.int64, move: np.int64
+) -> None:
+    """Record bounds ``lower <= value <= upper`` found at ``depth`` with best ``move``."""
+    lo = _clip(lower) + _VALUE_OFFSET
+    hi = _clip(upper) + _VALUE_OFFSET
+    w = (
+        np.uint64(lo)
+        | (np.uint64(hi) << _VALUE_BITS)
+        | (np.uint64(depth) << _DEPTH_SHIFT)
+        | (np.uint64(move + 1) << _MOVE_SHIFT)
+    )
+    i = _bucket(table, p, o)
+    # The same position, or a shallower result in the depth-preferred slot, is replaced there.
+    old = table[i, 2]
+    same = table[i, 0] ^ old == p and table[i, 1] ^ old == o
+    j = i if same or np.int64((old >> _DEPTH_SHIFT) & _BYTE) <= depth else i + 1
+    table[j, 2] = w
+    table[j, 0] = p ^ w
+    table[j, 1] = o ^ w

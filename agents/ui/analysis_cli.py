@@ -1,0 +1,165 @@
+"""``reversi solve`` and ``reversi analyze``: the engine's answers about one position.
+
+reversi solve "--XX----O-XXOX--... X" [--scoring wof|count] [--json]
+    the exact score for the side to move and every best move (the field's
+    problem-file position format: 64 cells A1..H8 of X, O, -, then the mover;
+    quote it as one argument, so that a board starting with - is not an option)
+reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--json]
+    every legal move with its score and the depth it was searched to (a
+    hint with scores); exact once few empty squares remain
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from agents.arena.tournament import Opening
+from agents.search.alphabeta import iterative_deepening
+from agents.search.endgame import SCORINGS, Solver
+from agents.search.evaluation import DISC, HAND_EVALUATION
+from agents.search.tt import new_table
+from agents.ui.options import positive_float
+from reversi_env.notation import PASS, action_name
+from reversi_env.state import PLAYER_SYMBOLS, GameState
+
+SOLVE_MAX_EMPTIES = 36
+"""``reversi solve`` refuses positions with more empty squares (it would run for days)."""
+ANALYZE_EXACT_EMPTIES = 16
+"""``reversi analyze`` solves every move exactly from this many empty squares down."""
+ANALYZE_TABLE_ENTRIES = 1 << 20
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``solve`` and ``analyze`` subcommands."""
+    solve = subparsers.add_parser(
+        "solve",
+        help="solve an endgame exactly: the score and every best move",
+        description="Solve a position exactly: the final disc difference for the side to move under perfect "
+        "play and every move that reaches it.",
+    )
+    solve.add_argument("position", nargs="+", metavar="POSITION", help='"64 cells A1..H8 (X, O, -) and the mover"')
+    _scoring_option(solve)
+    solve.add_argument("--json", action="store_true", help='print {"score", "best", "nodes", "seconds"}')
+    solve.set_defaults(func=run_solve)
+
+    analyze = subparsers.add_parser(
+        "analyze",
+        help="score every legal move of a position (a hint with scores)",
+        description="Score every legal move of a position or of the position after a transcript: exact disc "
+        f"differences with {ANALYZE_EXACT_EMPTIES} empty squares or fewer, else the evaluation (in discs) "
+        "at the depth iterative deepening reached in the time given.",
+    )
+    analyze.add_argument("position", nargs="*", metavar="POSITION", help="64 cells A1..H8 (X, O, -) and the mover")
+    analyze.add_argument("--moves", metavar="TRANSCRIPT", help="a game from the start instead, e.g. f5d6c3d3")
+    analyze.add_argument("--time", type=positive_float, default=2.0, help="seconds of search (default 2)")
+    _scoring_option(analyze)
+    analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
+    analyze.set_defaults(func=run_analyze)
+
+
+def _scoring_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scoring",
+        choices=SCORINGS,
+        default="count",
+        help="count: the disc difference as it stands (default); wof: empty squares go to the winner",
+    )
+
+
+def _fail(command: str, message: object) -> int:
+    print(f"reversi {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _position(words: list[str]) -> GameState:
+    """The position from the words of the command line (ValueError if it is not one)."""
+    text = " ".join(words)
+    cells = "".join(text.split())
+    if len(cells) != 65 or any(c not in "XO-." for c in cells[:64].upper()) or cells[64].upper() not in "XO":
+        raise ValueError(f"a position is 64 cells (X, O, -) and the side to move (X or O), got {text!r}")
+    return GameState.from_string(text)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``reversi solve``: print the exact score and the best moves."""
+    try:
+        state = _position(args.position)
+    except ValueError as e:
+        return _fail("solve", e)
+    if state.num_empty() > SOLVE_MAX_EMPTIES:
+        return _fail("solve", f"{state.num_empty()} empty squares: too many to solve (try reversi analyze)")
+    start = time.perf_counter()
+    solution = Solver().solve(state, scoring=args.scoring)
+    seconds = time.perf_counter() - start
+    assert solution is not None  # no node budget
+    best = [action_name(a) for a in solution.best_actions]
+    if args.json:
+        print(json.dumps({"score": solution.score, "best": best, "nodes": solution.nodes, "seconds": seconds}))
+    else:
+        mover = PLAYER_SYMBOLS[state.player]
+        print(f"{mover} to move: {solution.score:+d} ({args.scoring} scoring)")
+        print(f"best: {' '.join(best) if best else '(the game is over)'}")
+        print(f"{solution.nodes} nodes in {seconds:.2f} s")
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """``reversi analyze``: print every legal move with its score and depth."""
+    try:
+        if args.moves is not None and args.position:
+            raise ValueError("give a POSITION or --moves, not both")
+        if args.moves is not None:
+            state = Opening.parse(args.moves).state()
+        elif args.position:
+            state = _position(args.position)
+        else:
+            state = GameState.initial()
+    except ValueError as e:
+        return _fail("analyze", e)
+    if state.is_terminal():
+        return _fail("analyze", "the game is over: there is no move to analyze")
+    start = time.perf_counter()
+    rows = _analysis(state, args.scoring, args.time)
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"position": state.compact(), "moves": rows, "seconds": seconds}))
+        return 0
+    print(state)
+    for row in rows:
+        depth = "exact" if row["exact"] else f"depth {row['depth']}"
+        score = f"{row['score']:+d}" if row["exact"] else f"{row['score']:+.2f}"
+        print(f"{row['move']:>4}  {score:>7}  {depth}")
+    return 0
+
+
+def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, Any]]:
+    """Every legal move, best first: ``move``, ``score`` (discs), ``depth``, ``exact``."""
+    actions = state.legal_actions()
+    if actions == [PASS]:
+        return [{"move": action_name(PASS), "score": 0, "depth": 0, "exact": False}]
+    if state.num_empty() <= ANALYZE_EXACT_EMPTIES:
+        scores = Solver().score_all(state, scoring=scoring)
+        n = state.num_empty()
+        rows: list[dict[str, Any]] = [
+            {"move": action_name(a), "score": scores[a], "depth": n, "exact": True} for a in actions
+        ]
+    else:
+        p, o = state.kernel_boards()
+        table = new_table(ANALYZE_TABLE_ENTRIES)
+        root, _ = iterative_deepening(p, o, actions, table, HAND_EVALUATION, time_limit=seconds, exact_all=True)
+        exact = root.depth >= state.num_empty()
+        rows = [
+            {
+                "move": action_name(a),
+                "score": root.scores[a] // DISC if exact else root.scores[a] / DISC,
+                "depth": root.depth,
+                "exact": exact,
+            }
+            for a in actions
+        ]
+    rows.sort(key=lambda r: -float(r["score"]))
+    return rows

@@ -1,0 +1,145 @@
+"""The exact solver on the FFO endgame test positions #20-#39, side by side with Zebra.
+
+Solves each position with world-federation scoring (the test suite's) and prints
+its number, empty squares, our score against the known one, time, nodes and
+nodes a second, then the totals. With ``--zebra PATH`` (a script-mode Zebra
+build, ``scrzebra``, with its ``coeffs2.bin`` beside it) it times Zebra on the
+same positions, one process each (its startup included), and prints the ratio.
+With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
+of seeded random games and prints the depth reached and nodes a second (with
+``--threads 2``, once more with two lazy-SMP threads).
+
+    python benchmarks/bench_solver.py [--first 20] [--last 39] [--zebra /path/to/scrzebra] [--midgame 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.search.alphabeta import iterative_deepening
+from agents.search.endgame import Solver
+from agents.search.evaluation import HAND_EVALUATION
+from agents.search.tt import new_table
+from reversi_env import GameState, square_name
+
+FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
+FIRST_NUMBER = 20
+
+
+def load_problems() -> list[tuple[int, str, dict[str, int]]]:
+    """(number, position text, known score of each listed move) for FFO #20-#39."""
+    problems = []
+    for number, line in enumerate(FFO_FILE.read_text().splitlines(), start=FIRST_NUMBER):
+        fields = [f.strip() for f in line.split(";") if f.strip()]
+        problems.append((number, fields[0], {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}))
+    return problems
+
+
+def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
+    """Zebra on one position: (seconds, nodes, score for the side to move)."""
+    mover = position.split()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        script, out = Path(tmp) / "script.txt", Path(tmp) / "out.txt"
+        script.write_text(position + "\n")
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [str(path), "-script", str(script), str(out)], cwd=path.parent, capture_output=True, text=True, timeout=3600
+        )
+        seconds = time.perf_counter() - start
+        final = re.findall(r"(\d+)\s*-\s*(\d+)", out.read_text())
+    nodes = re.search(r"Total nodes:\s+(\d+)", proc.stdout)
+    if proc.returncode != 0 or not final or nodes is None:
+        raise RuntimeError(f"zebra failed on {position!r}: {proc.stdout[-500:]}")
+    black, white = (int(x) for x in final[-1])
+    return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
+
+
+def midgame(count: int, seconds: float = 1.0, threads: int = 1) -> None:
+    """The timed search on ``count`` positions 20 plies into seeded random games."""
+    print(f"midgame search, {seconds:g} s a position, {threads} thread(s):")
+    total_nodes, total_seconds = 0, 0.0
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        state = GameState.initial()
+        for _ in range(20):
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        p, o = state.kernel_boards()
+        start = time.perf_counter()
+        root, nodes = iterative_deepening(
+            p, o, state.legal_actions(), new_table(1 << 20), HAND_EVALUATION, time_limit=seconds, threads=threads
+        )
+        elapsed = time.perf_counter() - start
+        total_nodes += nodes
+        total_seconds += elapsed
+        print(f"  seed {seed}: depth {root.depth}, {nodes:,d} nodes, {nodes / elapsed / 1e6:.2f} M nodes/s")
+    print(f"  all: {total_nodes / total_seconds / 1e6:.2f} M nodes/s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; exit status 1 if a score is wrong."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--first", type=int, default=20, help="first FFO number (default 20)")
+    parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
+    parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
+    parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
+    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N lazy-SMP threads")
+    parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
+    args = parser.parse_args(argv)
+    if args.midgame:
+        for threads in range(1, args.threads + 1):
+            midgame(args.midgame, threads=threads)
+    problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
+
+    Solver().solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # load the compiled code
+    header = f"{'#':>3} {'empty':>5} {'ours':>5} {'known':>5} {'best':>8} {'seconds':>8} {'nodes':>12} {'Mn/s':>6}"
+    if args.zebra:
+        header += f" | {'zebra s':>8} {'z nodes':>12} {'z Mn/s':>6} {'z score':>7} {'ratio':>6}"
+    print(header)
+    totals = {"seconds": 0.0, "nodes": 0, "zseconds": 0.0, "znodes": 0}
+    wrong = 0
+    for number, position, moves in problems:
+        state = GameState.from_string(position.replace("-", "."))
+        start = time.perf_counter()
+        solution = Solver().solve(state, scoring="wof", time_limit=args.cap)  # a fresh table, as Zebra
+        seconds = time.perf_counter() - start
+        known = max(moves.values())
+        if solution is None:
+            print(f"{number:>3} {state.num_empty():>5}  not solved in {args.cap:g} s", flush=True)
+            wrong += 1
+            continue
+        best = ",".join(square_name(a) for a in solution.best_actions)
+        ok = solution.score == known and all(moves.get(square_name(a)) == known for a in solution.best_actions)
+        wrong += not ok
+        totals["seconds"] += seconds
+        totals["nodes"] += solution.nodes
+        line = (
+            f"{number:>3} {state.num_empty():>5} {solution.score:>+5d} {known:>+5d} {best:>8} {seconds:>8.3f} "
+            f"{solution.nodes:>12,d} {solution.nodes / seconds / 1e6:>6.2f}" + ("" if ok else "  WRONG")
+        )
+        if args.zebra:
+            zs, zn, zscore = run_zebra(args.zebra, position)
+            totals["zseconds"] += zs
+            totals["znodes"] += zn
+            line += f" | {zs:>8.3f} {zn:>12,d} {zn / zs / 1e6:>6.2f} {zscore:>+7d} {seconds / zs:>6.1f}"
+        print(line, flush=True)
+    rate = totals["nodes"] / totals["seconds"] / 1e6
+    print(f"total: {totals['seconds']:.2f} s, {totals['nodes']:,d} nodes, {rate:.2f} M nodes/s, {wrong} wrong")
+    if args.zebra:
+        zrate = totals["znodes"] / totals["zseconds"] / 1e6
+        print(
+            f"zebra: {totals['zseconds']:.2f} s, {totals['znodes']:,d} nodes, {zrate:.2f} M nodes/s; "
+            f"ours / zebra time: {totals['seconds'] / totals['zseconds']:.1f}x"
+        )
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

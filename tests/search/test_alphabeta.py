@@ -1,0 +1,259 @@
+"""The alpha-beta core: the exact solver against brute force (both scorings) and
+the FFO test positions, the search against the solver, stable discs, the
+transposition table, the evaluation as a parameter, and the time manager."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from conftest import TEST_DATA, random_game
+from numba import njit
+from test_endgame import endgame_positions
+
+from agents.search.alphabeta import EXACT_DEPTH, iterative_deepening, new_stats, search_root
+from agents.search.endgame import Solver, solve_position
+from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
+from agents.search.ladder import AlphaBetaAgent
+from agents.search.lastmoves import stable_discs
+from agents.search.tt import new_table, probe, store
+from reversi_env import BLACK, GameState, parse_square, square_name
+from reversi_env.observation import observe
+
+
+def brute_force(state: GameState, wof: bool) -> int:
+    """Final score for the mover under perfect play, plain minimax over GameState."""
+    if state.is_terminal():
+        black, white = state.score()
+        diff = black - white if state.player == BLACK else white - black
+        empties = 64 - black - white
+        if wof and diff:
+            diff += empties if diff > 0 else -empties
+        return diff
+    return max(-brute_force(state.apply(a), wof) for a in state.legal_actions())
+
+
+def read_ffo() -> list[tuple[int, GameState, dict[str, int]]]:
+    """FFO #20-#39 from tests/data: number, position, and the known score of each listed move."""
+    problems = []
+    for number, line in enumerate((TEST_DATA / "fforum-20-39.obf").read_text().splitlines(), start=20):
+        fields = [f.strip() for f in line.split(";") if f.strip()]
+        board, player = fields[0].split()
+        moves = {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}
+        problems.append((number, GameState.from_string(board.replace("-", ".") + " " + player), moves))
+    return problems
+
+
+@pytest.mark.parametrize("empties", [2, 3, 4, 5, 7, 8])
+@pytest.mark.parametrize("scoring", ["count", "wof"])
+def test_solver_matches_brute_force(empties: int, scoring: str) -> None:
+    for state in endgame_positions(empties, 6):
+        sol = solve_position(state, scoring=scoring)
+        assert sol is not None
+        assert sol.score == brute_force(state, scoring == "wof"), str(state)
+        best = {a for a in state.legal_actions() if -brute_force(state.apply(a), scoring == "wof") == sol.score}
+        assert set(sol.best_actions) == best
+
+
+def test_wof_gives_the_empties_to_the_winner() -> None:
+    # X A1, O B1: X's C1 wipes O out with 61 empty squares left.
+    cells = ["."] * 64
+    cells[parse_square("A1")], cells[parse_square("B1")] = "X", "O"
+    state = GameState.from_string("".join(cells) + " X")
+    count, wof = solve_position(state, scoring="count"), solve_position(state, scoring="wof")
+    assert count is not None and wof is not None
+    assert (count.score, wof.score) == (3, 64)
+
+
+@pytest.mark.parametrize("number", [20, 21, 22, 23])
+def test_solver_on_ffo_positions(number: int) -> None:
+    _, state, moves = read_ffo()[number - 20]
+    sol = Solver().solve(state, scoring="wof")
+    assert sol is not None
+    known = max(moves.values())
+    assert sol.score == known
+    assert {m for m, v in moves.items() if v == known} >= {square_name(a) for a in sol.best_actions}
+
+
+def test_timed_search_agrees_with_the_solver() -> None:
+    # With 10 empties, deepening reaches the end within the time: its moves are the solver's.
+    for state in endgame_positions(10, 4):
+        if len(state.legal_actions()) < 2:
+            continue
+        sol = solve_position(state)
+        assert sol is not None
+        agent = AlphaBetaAgent(time_limit=5.0, seed=0)
+        assert set(agent.best_actions(state)) <= set(sol.best_actions)
+        assert agent.last_depth == EXACT_DEPTH
+
+
+def test_fixed_depth_search_matches_brute_force_minimax() -> None:
+    # Depth 3 with the exact endgame switched off, against plain minimax over the same evaluation.
+    from agents.search.evaluation import evaluate
+
+    def minimax(state: GameState, depth: int) -> int:
+        if state.is_terminal():
+            diff = state.disc_difference()
+            return (diff if state.player == BLACK else -diff) * DISC
+        if state.legal_actions() == [64]:
+            return -minimax(state.apply(64), depth)
+        if depth == 0:
+            p, o = state.kernel_boards()
+            return int(evaluate(p, o))
+        return max(-minimax(state.apply(a), depth - 1) for a in state.legal_actions())
+
+    for seed in range(4):
+        state = random_game(seed)[20]
+        if state.legal_actions() == [64]:
+            continue
+        agent = AlphaBetaAgent(3, seed=0, exact_empties=0)
+        values = {a: -minimax(state.apply(a), 2) for a in state.legal_actions()}
+        top = max(values.values())
+        assert agent.best_actions(state) == sorted(a for a, v in values.items() if v == top)
+
+
+def test_stable_discs_never_flip() -> None:
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        for state in random_game(seed)[20::6]:
+            if state.is_terminal():
+                continue
+            p, o = state.kernel_boards()
+            stable = int(stable_discs(p, o))
+            assert stable & ~int(p) == 0
+            # Play the game out at random: the stable discs stay the mover's colour.
+            mover, s = state.player, state
+            while not s.is_terminal():
+                s = s.apply(int(rng.choice(s.legal_actions())))
+                mine = s.black if mover == BLACK else s.white
+                assert stable & ~mine == 0, str(state)
+
+
+def test_transposition_table_round_trip() -> None:
+    table = new_table(1000)
+    assert table.shape == (1024, 3)
+    p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    assert not probe(table, p, o)[0]
+    store(table, p, o, np.int64(-5000), np.int64(7000), np.int64(9), np.int64(19))
+    assert probe(table, p, o) == (True, -5000, 7000, 9, 19)
+    assert not probe(table, o, p)[0]
+    # An entry torn by two threads (its data word from another write) reads as absent.
+    table[table[:, 2] != 0, 2] ^= np.uint64(1 << 30)
+    assert not probe(table, p, o)[0]
+    with pytest.raises(ValueError, match="at least 2"):
+        new_table(1)
+
+
+@njit(EVAL_SIGNATURE, cache=True)
+def _square_sum(p: np.uint64, o: np.uint64, weights: np.ndarray) -> np.int64:
+    """A plug-in evaluation: the sum of ``weights`` over my squares minus theirs."""
+    s = 0.0
+    for sq in range(64):
+        if (p >> np.uint64(sq)) & np.uint64(1):
+            s += weights[sq]
+        elif (o >> np.uint64(sq)) & np.uint64(1):
+            s -= weights[sq]
+    return np.int64(s)
+
+
+def test_the_evaluation_is_a_parameter() -> None:
+    weights = np.round(np.random.default_rng(3).normal(0, 100, 64)).astype(np.float32)  # exact sums
+    plugged = Evaluation("square-sum", _square_sum, weights)
+    for state in random_game(11)[4:30:5]:
+        if state.legal_actions() == [64]:
+            continue
+        expected = {}
+        for a in state.legal_actions():
+            child = state.apply(a)
+            mine = child.black if state.player == BLACK else child.white
+            theirs = child.white if state.player == BLACK else child.black
+            expected[a] = int(
+                sum(weights[i] for i in range(64) if mine >> i & 1)
+                - sum(weights[i] for i in range(64) if theirs >> i & 1)
+            )
+        top = max(expected.values())
+        agent = AlphaBetaAgent(1, seed=0, exact_empties=0, evaluation=plugged)
+        assert agent.best_actions(state) == sorted(a for a, v in expected.items() if v == top)
+
+
+def test_node_budget_stops_the_search() -> None:
+    state = random_game(2)[20]
+    p, o = state.kernel_boards()
+    stats = new_stats(DISC, node_limit=50)
+    root = search_root(p, o, 6, state.legal_actions(), new_table(1 << 10), stats, HAND_EVALUATION)
+    assert not root.completed
+    root, nodes = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 10), HAND_EVALUATION, node_limit=5000)
+    assert 1 <= root.depth < 10 and nodes >= 5000
+
+
+def test_time_manager_never_goes_over_the_budget() -> None:
+    # Many small budgets: count the moves over the limit (plus a loose allowance for a busy machine).
+    over = 0
+    agent = AlphaBetaAgent(time_limit=0.05, seed=0)
+    depths = []
+    for seed in range(3):
+        for state in random_game(seed)[8:50:4]:
+            if state.legal_actions() == [64] or state.is_terminal():
+                continue
+            obs = observe(state, state.player)
+            start = time.perf_counter()
+            agent.act(obs)
+            if time.perf_counter() - start > 0.05 + 0.25:
+                over += 1
+            depths.append(agent.last_depth)
+    assert over == 0
+    assert max(depths) >= 3  # and it does search, not just stop at once
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="scoring"):
+        solve_position(GameState.initial(), scoring="fide")
+    with pytest.raises(ValueError, match="time_limit"):
+        AlphaBetaAgent(time_limit=0)
+    with pytest.raises(ValueError, match="threads"):
+        AlphaBetaAgent(time_limit=1.0, threads=0)
+    with pytest.raises(TypeError, match="Evaluation"):
+        AlphaBetaAgent(2, evaluation="patterns")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="float32"):
+        Evaluation("bad", _square_sum, np.zeros(64))
+
+
+def test_solver_gives_up_at_its_time_limit() -> None:
+    _, state, _ = read_ffo()[38 - 20]  # 24 empties: minutes of work
+    start = time.perf_counter()
+    assert Solver().solve(state, scoring="wof", time_limit=0.2) is None
+    assert time.perf_counter() - start < 0.2 + 2.0  # a loose bound: the clock stops it, not the end of the solve
+
+
+def test_lazy_smp_threads_agree_with_the_solver() -> None:
+    for state in endgame_positions(11, 3):
+        if len(state.legal_actions()) < 2:
+            continue
+        sol = solve_position(state)
+        assert sol is not None
+        agent = AlphaBetaAgent(time_limit=10.0, seed=0, threads=2)
+        assert set(agent.best_actions(state)) <= set(sol.best_actions)
+        assert agent.last_depth == EXACT_DEPTH
+
+
+def test_one_thread_is_deterministic() -> None:
+    state = random_game(5)[24]
+    p, o = state.kernel_boards()
+    runs = [
+        iterative_deepening(p, o, state.legal_actions(), new_table(1 << 12), HAND_EVALUATION, node_limit=20_000)
+        for _ in range(2)
+    ]
+    assert runs[0][0] == runs[1][0] and runs[0][1] == runs[1][1]
+
+
+def test_a_solver_switching_scoring_rules_stays_exact() -> None:
+    # X wipes O out by C1 with 9 squares left empty (hashed: more than the last few):
+    # the two rules disagree, and one solver's table is reused across them.
+    wipe_out = GameState.from_string("XO------" + "X" * 52 + "----" + " X")
+    solver = Solver(1 << 12)
+    assert [solver.solve(wipe_out, scoring=s).score for s in ("count", "wof", "count")] == [55, 64, 55]  # type: ignore[union-attr]
+    for state in endgame_positions(9, 6):
+        for scoring in ("wof", "count", "wof"):
+            sol = solver.solve(state, scoring=scoring)
+            assert sol is not None and sol.score == brute_force(state, scoring == "wof")

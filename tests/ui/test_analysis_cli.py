@@ -1,0 +1,97 @@
+"""``reversi solve`` and ``reversi analyze``: against the FFO data and the solver,
+in a real process and in-process, and their answers to bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import TEST_DATA, random_game
+
+from agents.search.endgame import solve_position
+from agents.ui.cli import main
+from reversi_env import GameState, parse_square, square_name
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "agents", *args], capture_output=True, text=True, timeout=300, env=dict(os.environ)
+    )
+
+
+def ffo(number: int) -> tuple[str, dict[str, int]]:
+    """FFO problem ``number`` (20-39): the position text and the known score of each listed move."""
+    line = (TEST_DATA / "fforum-20-39.obf").read_text().splitlines()[number - 20]
+    fields = [f.strip() for f in line.split(";") if f.strip()]
+    return fields[0], {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}
+
+
+def test_solve_an_ffo_position_in_a_real_process() -> None:
+    position, moves = ffo(21)
+    proc = run("solve", position, "--scoring", "wof", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    top = max(moves.values())
+    assert out["score"] == top
+    assert set(out["best"]) <= {m for m, v in moves.items() if v == top} and out["best"]
+    assert out["nodes"] > 0 and out["seconds"] >= 0
+
+
+def test_solve_text_and_scoring(capsys: pytest.CaptureFixture[str]) -> None:
+    # X holds A1 and rows 2-8, O only B1: C1 wipes O out with D1-H1 empty, 59-0 on the
+    # board, 64-0 when the empties go to the winner.
+    board = "XO" + "-" * 6 + "X" * 56
+    assert main(["solve", board, "X"]) == 0
+    out = capsys.readouterr().out
+    assert "X to move: +59" in out and "best: C1" in out
+    assert main(["solve", board + " X", "--scoring", "wof", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == 64
+
+
+def test_analyze_scores_every_move_exactly_near_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    state = next(s for s in random_game(4) if s.num_empty() == 9 and len(s.legal_actions()) > 1)
+    assert main(["analyze", state.compact().replace(".", "-"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["moves"]
+    assert {r["move"] for r in rows} == {square_name(a) for a in state.legal_actions()}
+    for row in rows:
+        assert row["exact"]
+        child = solve_position(state.apply(parse_square(row["move"])))
+        assert child is not None and row["score"] == -child.score
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+
+
+def test_analyze_a_transcript(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "--moves", "f5d6", "--time", "0.3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    after = GameState.initial().apply(parse_square("F5")).apply(parse_square("D6"))
+    assert out["position"] == after.compact()
+    assert {r["move"] for r in out["moves"]} == {square_name(a) for a in after.legal_actions()}
+    assert all(r["depth"] >= 2 and not r["exact"] for r in out["moves"])
+    assert main(["analyze", "--moves", "f5", "--time", "0.2"]) == 0
+    assert "depth" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["solve", "XXO", "X"], "64 cells"),
+        (["solve", "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"], "too many"),  # quoted, as a shell passes it
+        (["solve", "Z" * 64, "X"], "64 cells"),
+        (["analyze", "--moves", "zz"], "zz"),
+        (["analyze", "--moves", "f5", "XO" + "-" * 62, "X"], "not both"),
+        (["analyze", "XO" + "O" * 62, "X"], "game is over"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_input_in_a_real_process() -> None:
+    proc = run("solve", "not a board")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("reversi solve: error:") and "Traceback" not in proc.stderr
