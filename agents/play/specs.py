@@ -8,7 +8,10 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``pattern``                                the learned pattern evaluation alone, 1 ply
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
-                                           (``threads=2``: lazy SMP on two cores)
+                                           (``threads=2``: lazy SMP on two cores); it
+                                           evaluates with the learned patterns, the
+                                           fixed depths with the hand-written weights
+                                           (``eval=patterns`` or ``eval=hand`` to choose)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -60,13 +63,15 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
     "pattern": (("seed",), None),
-    "alphabeta": (("depth", "time", "threads", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (("time", "sims", "iters", "c", "seed"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
-_TEXT_KEYS = ("net",)
+_TEXT_KEYS = ("net", "eval")
+_EVALUATIONS = ("patterns", "hand")
+"""alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
 _ZERO_KEYS = ("seed", "alphazero.sims")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
 _MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6, "threads": 64}
@@ -129,12 +134,18 @@ class PlayerSpec:
 
             return PatternAgent(seed=seed)
         if self.kind == "alphabeta":
+            from agents.search.evaluation import HAND_EVALUATION
             from agents.search.ladder import AlphaBetaAgent
 
+            evaluation = HAND_EVALUATION
+            if o.get("eval", "patterns" if "time" in o else "hand") == "patterns":
+                from agents.search.patterns import pattern_evaluation
+
+                evaluation = pattern_evaluation()
             if "time" in o:
                 threads = int(o.get("threads", 1))
-                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed, threads=threads)
-            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed)
+                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed, threads=threads, evaluation=evaluation)
+            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
 
@@ -221,6 +232,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         if key in _TEXT_KEYS:
             if not value:
                 raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}=path.pt")
+            if key == "eval" and value not in _EVALUATIONS:
+                raise SpecError(f"{text!r}: eval must be one of {', '.join(_EVALUATIONS)}, got {value!r}")
             options[key] = value
         else:
             options[key] = number

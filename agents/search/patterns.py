@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 from reversi_env.state import GameState
@@ -299,6 +300,19 @@ def shipped_weights_path() -> Path:
 def load_weights() -> np.ndarray:
     """The shipped trained weights (read once)."""
     return read_weights(shipped_weights_path()).weights
+
+
+@njit(EVAL_SIGNATURE, cache=True, nogil=True)
+def search_evaluate(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.int64:
+    """``evaluate`` in alpha-beta's signature (``agents.search.evaluation``):
+    ``flat`` is the weights raveled, the value in ``DISC`` units per disc."""
+    return np.int64(evaluate(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) * DISC)
+
+
+@lru_cache(maxsize=1)
+def pattern_evaluation() -> Evaluation:
+    """The shipped learned evaluation as alpha-beta's ``evaluation`` parameter."""
+    return Evaluation("patterns", search_evaluate, np.ascontiguousarray(load_weights(), dtype=np.float32).ravel())
 
 
 class PatternAgent(_TieBreakingAgent):

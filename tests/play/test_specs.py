@@ -122,6 +122,7 @@ def test_target_specs_parse() -> None:
         ("mcts:c=0", "> 0"),
         ("mcts:iters=1.5", "integer"),
         ("alphabeta:4,time=1", "not both"),
+        ("alphabeta:time=1,eval=zebra", "eval must be one of"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
         ("human:seed=1", "unknown option"),
@@ -154,6 +155,10 @@ def test_ladder_specs_build_the_ladder() -> None:
     timed = make_agent("alphabeta:time=0.25")
     assert isinstance(timed, AlphaBetaAgent) and timed.time_limit == 0.25
     assert make_agent("alphabeta:time=0.25,threads=2").threads == 2  # type: ignore[attr-defined]
+    # The timed engine evaluates with the learned patterns, the graded depths by hand, unless told.
+    assert timed.evaluation.name == "patterns" and ab.evaluation.name == "hand"
+    assert make_agent("alphabeta:time=0.25,eval=hand").evaluation.name == "hand"  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:3,eval=patterns").evaluation.name == "patterns"  # type: ignore[attr-defined]
     assert make_agent("level:2").name == "level-2"
 
 

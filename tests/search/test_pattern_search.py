@@ -1,0 +1,43 @@
+"""The learned evaluation inside alpha-beta: the search's signature, its scale and its agreement with the solver."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import random_game
+
+from agents.search.alphabeta import new_stats, search_root
+from agents.search.endgame import solve_position
+from agents.search.evaluation import DISC
+from agents.search.ladder import AlphaBetaAgent
+from agents.search.patterns import evaluate, load_weights, pattern_evaluation, search_evaluate
+from agents.search.tt import new_table
+from reversi_env.observation import observe
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_search_evaluate_is_the_pattern_value_in_disc_units(seed: int) -> None:
+    W = load_weights()
+    ev = pattern_evaluation()
+    for state in random_game(seed)[:-1]:
+        p, o = state.kernel_boards()
+        assert search_evaluate(p, o, ev.weights) == int(evaluate(p, o, W) * DISC)
+
+
+def test_pattern_alphabeta_finds_the_solver_best_move_when_it_reaches_the_end() -> None:
+    state = random_game(11, 50)[-1]
+    assert not state.is_terminal() and state.num_empty() <= 12
+    p, o = state.kernel_boards()
+    actions = state.legal_actions()
+    root = search_root(p, o, 64, actions, new_table(1 << 16), new_stats(DISC), pattern_evaluation())
+    exact = solve_position(state)
+    assert exact is not None
+    assert set(root.best_moves()) <= set(exact.best_actions)
+    assert max(root.scores.values()) == exact.score * DISC
+
+
+def test_a_timed_pattern_engine_plays_legal_moves_within_its_budget() -> None:
+    agent = AlphaBetaAgent(time_limit=0.1, evaluation=pattern_evaluation(), seed=0)
+    for state in random_game(4)[5:40:5]:
+        action = agent.act(observe(state, state.player))
+        assert action in state.legal_actions()
+        assert agent.last_nodes > 0
