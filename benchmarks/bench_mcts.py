@@ -9,7 +9,16 @@ without tree reuse, so every simulation is a tree descent plus a uniformly
 random playout. The last column is the default agent (informed playouts,
 progressive bias, mixed leaf values) for reference. Best of three runs each.
 
+``--threads`` measures the root-parallel search instead: the default agent's
+simulations per second with one thread and with two, side by side with the
+ratio (wall clock), the CPU seconds the process got per wall second (how
+loaded the machine was) and the simulations per CPU second; ``--match-games N``
+plays ``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal
+time from the 2-ply openings, colours swapped. The load average is printed
+before and after.
+
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
+    python benchmarks/bench_mcts.py --threads [--match-games 24 --match-time 0.5]
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import time
 
 import numpy as np
 
+from agents.play.match import play_game
 from agents.search.mcts import MCTSAgent
 from reversi_env import GameState
 
@@ -52,6 +62,70 @@ def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
     return best
 
 
+def threaded(moves: list[int], simulations: int, threads: int) -> tuple[float, float]:
+    """The default agent's simulations per second with ``threads`` threads (best
+    of three), and the CPU seconds the process got per wall second in that run."""
+    state = GameState.initial()
+    for m in moves:
+        state = state.apply(m)
+    best, share = 0.0, 0.0
+    for run in range(3):
+        agent = MCTSAgent(simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, threads=threads)
+        cpu = time.process_time()
+        result = agent.search(state)
+        if result.simulations / result.seconds > best:
+            best = result.simulations / result.seconds
+            share = (time.process_time() - cpu) / result.seconds
+    return best, share
+
+
+def openings() -> list[list[int]]:
+    """Every 2-ply opening from the start position."""
+    start = GameState.initial()
+    return [[a, b] for a in start.legal_actions() for b in start.apply(a).legal_actions()]
+
+
+def equal_time_match(games: int, seconds: float) -> tuple[float, int, int, int]:
+    """``threads=2`` against ``threads=1`` at ``seconds`` a move: its score
+    (wins + draws / 2, share of games), wins, draws, losses."""
+    wins = draws = losses = 0
+    lines = openings()
+    for game in range(games):
+        start = GameState.initial()
+        for m in lines[(game // 2) % len(lines)]:
+            start = start.apply(m)
+        two = MCTSAgent(time_limit=seconds, seed=game, threads=2, name="threads=2")
+        one = MCTSAgent(time_limit=seconds, seed=game, threads=1, name="threads=1")
+        black, white = (two, one) if game % 2 == 0 else (one, two)
+        result = play_game(black, white, time_limit=None, start=start)
+        margin = result.disc_difference if game % 2 == 0 else -result.disc_difference
+        wins, draws, losses = wins + (margin > 0), draws + (margin == 0), losses + (margin < 0)
+        print(f"  game {game + 1}/{games}: threads=2 {'won' if margin > 0 else 'drew' if margin == 0 else 'lost'} "
+              f"by {margin:+d}, load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    return (wins + draws / 2) / games, wins, draws, losses
+
+
+def threads_table(simulations: int, match_games: int, match_time: float) -> None:
+    """One thread against two: simulations per second, then a match at equal time."""
+    print(f"load average before: {os.getloadavg()}")
+    print(
+        f"{'position':<24} {'1 thread sims/s':>16} {'2 threads sims/s':>17} {'ratio':>7} {'CPU/wall 1, 2':>14}"
+        f" {'sims/CPU-s 1, 2':>18}"
+    )
+    for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", midgame_moves())):
+        one, share_one = threaded(moves, simulations, 1)
+        two, share_two = threaded(moves, simulations, 2)
+        print(
+            f"{name:<24} {one:>16,.0f} {two:>17,.0f} {two / one:>6.2f}x {share_one:>8.2f}, {share_two:.2f}"
+            f" {one / share_one:>10,.0f}, {two / share_two:,.0f}"
+        )
+    if match_games:
+        print(f"equal time: mcts:time={match_time:g},threads=2 against threads=1, {match_games} games")
+        score, wins, draws, losses = equal_time_match(match_games, match_time)
+        print(f"threads=2 scored {score:.0%} (+{wins} ={draws} -{losses})")
+    print(f"load average after: {os.getloadavg()}")
+
+
 def openspiel(moves: list[int], simulations: int) -> float | None:
     """OpenSpiel C++ MCTSBot simulations per second, or None without pyspiel."""
     try:
@@ -77,12 +151,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--simulations", type=int, default=200_000, help="our simulations per search")
     parser.add_argument("--openspiel-simulations", type=int, default=3000, help="OpenSpiel's simulations per search")
+    parser.add_argument("--threads", action="store_true", help="one thread against two instead of OpenSpiel")
+    parser.add_argument("--match-games", type=int, default=0, help="with --threads: games at equal time")
+    parser.add_argument("--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match")
     args = parser.parse_args()
 
     t = time.perf_counter()
     MCTSAgent(simulations=100, seed=0).search(GameState.initial())
     warmup = time.perf_counter() - t
 
+    if args.threads:
+        print(f"MCTS benchmark, one thread against two ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
+        threads_table(args.simulations, args.match_games, args.match_time)
+        return
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
     print(f"{'position':<24} {'ours (UCT) sims/s':>18} {'OpenSpiel C++ sims/s':>22} {'ratio':>9} {'ours default':>14}")

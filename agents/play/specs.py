@@ -15,7 +15,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
-                                           ``sims``, ``c=1.4`` the exploration constant
+                                           ``sims``, ``c=1.4`` the exploration constant,
+                                           ``threads=2`` searches on two cores
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -65,7 +66,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "pattern": (("seed",), None),
     "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "iters", "c", "seed"), None),
+    "mcts": (("time", "sims", "iters", "c", "seed", "threads"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
@@ -156,9 +157,10 @@ class PlayerSpec:
             from agents.search.mcts import DEFAULT_C, MCTSAgent
 
             c = float(o.get("c", DEFAULT_C))
+            threads = int(o.get("threads", 1))
             if "sims" in o:
-                return MCTSAgent(simulations=int(o["sims"]), seed=seed, c=c)
-            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed, c=c)
+                return MCTSAgent(simulations=int(o["sims"]), seed=seed, c=c, threads=threads)
+            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed, c=c, threads=threads)
         if self.kind == "alphazero":
             from agents.learn.alphazero_agent import AlphaZeroAgent
 

@@ -40,6 +40,12 @@ from it instead of a playout, and its prior, if any, switches selection to
 PUCT. That path calls Python once per leaf (select and back up stay in numba),
 so it runs at the evaluator's speed.
 
+With ``threads=N`` (N > 1) the search is root-parallel: N independent trees
+of the same position, each with its own RNG stream and its own share of the
+simulation budget, are searched at once by N threads (the numba loop releases
+the GIL), and their root statistics are merged (``mcts_tree.combine_roots``:
+visits and values summed per move, a proof in any tree kept). See docs/mcts.md.
+
 The best move is chosen by one key: a proven win first, then the most visits,
 then the best mean value, then the lowest action index.
 """
@@ -48,6 +54,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -74,6 +81,7 @@ from agents.search.mcts_tree import (
     LeafValue,
     Tree,
     backup,
+    combine_roots,
     descend,
     expand,
     final_sign,
@@ -94,6 +102,7 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "DEFAULT_MIX",
     "MAX_SIMULATIONS",
+    "MAX_THREADS",
     "NODE_DTYPE",
     "MCTSAgent",
     "SearchResult",
@@ -119,6 +128,9 @@ random playout's result (AlphaGo's mixing of a value estimate and a rollout)."""
 
 MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
+
+MAX_THREADS = 64
+"""The most search threads (root-parallel trees) an agent takes."""
 
 _HEURISTIC_SCALE = 100.0
 """Hand-written evaluations (``agents.search.ladder.evaluate``) are divided by this before tanh."""
@@ -205,18 +217,27 @@ def _check_heuristic(heuristic: object) -> None:
         raise ValueError(f"heuristic must give values in [-1, 1], got {value!r} at the start position")
 
 
-def _result(tree: Tree, actions: tuple[int, ...], simulations: int, seconds: float, reused: int) -> SearchResult:
-    """The SearchResult of a tree search, read from the root's children."""
-    kids = tree.children()
+def _result(
+    kids: np.ndarray,
+    root_status: int,
+    pv: tuple[int, ...],
+    nodes: int,
+    actions: tuple[int, ...],
+    simulations: int,
+    seconds: float,
+    reused: int,
+) -> SearchResult:
+    """The SearchResult of a tree search, read from the root's children
+    (``root_status`` is the root's own, for the player who moved into it)."""
     visits = kids["visits"].astype(np.int64)
     status = kids["status"]
     values = np.where(visits > 0, kids["value"] / np.maximum(visits, 1), 0.0)
     values = np.where(status == WIN, 1.0, np.where(status == LOSS, -1.0, np.where(status == DRAW, 0.0, values)))
-    best = tree.best_child(kids)
+    best = Tree.best_child(kids)
     moves = tuple(int(m) for m in kids["move"])
     order = [moves.index(a) for a in actions]
     # The root's status is for the player who moved into it: flip it.
-    proven = {WIN: "loss", LOSS: "win", DRAW: "draw"}.get(int(tree.nodes[tree.root]["status"]))
+    proven = {WIN: "loss", LOSS: "win", DRAW: "draw"}.get(root_status)
     return SearchResult(
         action=moves[best],
         actions=actions,
@@ -224,9 +245,9 @@ def _result(tree: Tree, actions: tuple[int, ...], simulations: int, seconds: flo
         values=values[order],
         value=float(values[best]),
         simulations=simulations,
-        nodes=tree.size,
+        nodes=nodes,
         seconds=seconds,
-        principal_variation=tree.principal_variation(),
+        principal_variation=pv,
         proven=proven,
         reused=reused,
     )
@@ -324,6 +345,10 @@ class MCTSAgent:
     ``max_nodes`` caps the tree; ``informed_playouts``, ``bias``, ``mix`` and
     ``heuristic`` steer the search with Othello knowledge (see the module
     docstring; ``informed_playouts=False, bias=0, mix=0`` is textbook UCT).
+    ``threads`` searches that many trees at once (root-parallel, one thread
+    each; ``max_nodes`` is then shared between them); with one thread and a
+    seed a search is reproducible bit for bit, and so is a simulation budget
+    with more threads.
     """
 
     def __init__(
@@ -342,6 +367,7 @@ class MCTSAgent:
         bias: float = DEFAULT_BIAS,
         mix: float = DEFAULT_MIX,
         heuristic: LeafValue = handwritten_value,
+        threads: int = 1,
         name: str | None = None,
     ) -> None:
         """Validate the settings; raises ValueError / TypeError on bad ones."""
@@ -355,8 +381,14 @@ class MCTSAgent:
                 raise ValueError(f"simulations must be at most {MAX_SIMULATIONS:,}, got {simulations!r}")
         _check_positive("c", c)
         _check_positive("max_nodes", max_nodes, integer=True)
-        if max_nodes < 65:
-            raise ValueError(f"max_nodes must be at least 65 (a root and its children), got {max_nodes}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
+        if max_nodes < 65 * threads:
+            raise ValueError(
+                f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
+            )
+        if threads > 1 and evaluator is not None:
+            raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
         for knob, value in (("bias", bias), ("mix", mix)):
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise ValueError(f"{knob} must be a number, got {value!r}")
@@ -387,9 +419,18 @@ class MCTSAgent:
         self.heuristic = heuristic
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
         self.name = name if name is not None else f"mcts-{budget}"
-        self._rng = bb.make_rng(self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little"))
-        self._path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self._tree = Tree()
+        self.threads = int(threads)
+        base_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
+        # Tree 0 draws from the seed's own stream (one thread searches as it always did); the others from
+        # streams derived from (seed, tree).
+        self._rngs = [bb.make_rng(base_seed)] + [
+            bb.make_rng(int(np.random.SeedSequence([base_seed, i]).generate_state(1, np.uint64)[0]))
+            for i in range(1, self.threads)
+        ]
+        self._rng = self._rngs[0]
+        self._paths = [np.zeros(MAX_DEPTH, dtype=np.int64) for _ in range(self.threads)]
+        self._trees = [Tree() for _ in range(self.threads)]
+        self._tree = self._trees[0]
         self._root_player = 0
         self.last_result: SearchResult | None = None
         """The SearchResult behind the last ``act`` (for logs and displays)."""
@@ -403,8 +444,9 @@ class MCTSAgent:
         return self.last_result.action
 
     def reset(self) -> None:
-        """Forget the tree (a new game)."""
-        self._tree.clear()
+        """Forget the trees (a new game)."""
+        for tree in self._trees:
+            tree.clear()
 
     # -- search ----------------------------------------------------------------------
 
@@ -424,15 +466,79 @@ class MCTSAgent:
             solved = _solve_exact(p, o, actions, start, deadline, self._rng)
             if solved is not None:
                 return solved
-        self._prepare_tree(p, o, state.player, start, deadline)
-        reused = int(self._tree.nodes[self._tree.root]["visits"])
+        if self.threads > 1:
+            return self._parallel_search(p, o, state.player, actions, start, deadline)
+        tree = self._tree
+        self._prepare_tree(tree, p, o, state.player, start, deadline)
+        reused = int(tree.nodes[tree.root]["visits"])
         budget = min(MAX_SIMULATIONS if self.simulations is None else self.simulations, MAX_VISITS - reused)
         if self.evaluator is not None:
-            evaluator = _EvaluatorSearch(self._tree, self.evaluator, self._root_player, self.c, self.solver)
+            evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.c, self.solver)
             simulations = evaluator.run(budget, deadline)
         else:
-            simulations = self._search_loop(budget, deadline)
-        return _result(self._tree, actions, simulations, time.perf_counter() - start, reused)
+            simulations = self._search_loop(0, budget, deadline, None)
+        status = int(tree.nodes[tree.root]["status"])
+        seconds = time.perf_counter() - start
+        return _result(
+            tree.children(), status, tree.principal_variation(), tree.size, actions, simulations, seconds, reused
+        )
+
+    def _parallel_search(
+        self, p: np.uint64, o: np.uint64, player: int, actions: tuple[int, ...], start: float, deadline: float | None
+    ) -> SearchResult:
+        """Root-parallel search: every tree searched by its own thread (tree 0
+        by this one, so Ctrl-C lands here and stops the others within a batch),
+        then their roots merged. Under a simulation budget each tree gets an
+        equal share and stops on its own proof only (reproducible with a seed);
+        under a time limit a proof in one tree or a decided choice stops all."""
+        for tree in self._trees:
+            self._prepare_tree(tree, p, o, player, start, deadline)
+        reused = [int(tree.nodes[tree.root]["visits"]) for tree in self._trees]
+        total = MAX_SIMULATIONS if self.simulations is None else self.simulations
+        shares = [total // self.threads + (1 if i < total % self.threads else 0) for i in range(self.threads)]
+        budgets = [min(share, MAX_VISITS - kept) for share, kept in zip(shares, reused, strict=True)]
+        stop = threading.Event()
+        done = [0] * self.threads
+        errors: list[BaseException] = []
+
+        def work(i: int) -> None:
+            try:
+                done[i] = self._search_loop(i, budgets[i], deadline, stop)
+            except BaseException as e:  # handed to the calling thread, which raises it
+                errors.append(e)
+                stop.set()
+
+        helpers = [
+            threading.Thread(target=work, args=(i,), name=f"mcts-tree-{i}", daemon=True) for i in range(1, self.threads)
+        ]
+        for helper in helpers:
+            helper.start()
+        try:
+            done[0] = self._search_loop(0, budgets[0], deadline, stop)
+        finally:
+            stop.set()
+            for helper in helpers:
+                helper.join()
+        if errors:
+            raise errors[0]
+        kids, status = combine_roots([tree.children() for tree in self._trees])
+        move = int(kids[Tree.best_child(kids)]["move"])
+        pv = (move, *self._line_below(move))
+        nodes = sum(tree.size for tree in self._trees)
+        seconds = time.perf_counter() - start
+        return _result(kids, status, pv, nodes, actions, sum(done), seconds, sum(reused))
+
+    def _line_below(self, move: int) -> tuple[int, ...]:
+        """The principal variation after root move ``move``, from the tree that searched it most."""
+        most = -1
+        line: tuple[int, ...] = ()
+        for tree in self._trees:
+            kids = tree.children()
+            j = int(np.flatnonzero(kids["move"] == move)[0])
+            if int(kids[j]["visits"]) > most:
+                most = int(kids[j]["visits"])
+                line = tree.principal_variation(int(tree.nodes[tree.root]["first"]) + j)
+        return line
 
     def _as_state(self, position: GameState | Observation) -> GameState:
         if isinstance(position, GameState):
@@ -444,16 +550,17 @@ class MCTSAgent:
         raise TypeError(f"search needs a GameState or an observation dict, got {type(position).__name__}")
 
     def _capacity(self, reused: int, deadline: float | None, start: float) -> int:
-        """Pool size for ``reused`` kept nodes plus what this search's budget may add."""
+        """Pool size of one tree for ``reused`` kept nodes plus what its share of this search's budget may add."""
         if self.simulations is not None:
-            budget = self.simulations
+            budget = -(-self.simulations // self.threads)
         else:
             budget = int(max(0.0, (deadline or start) - start) * _SIMULATIONS_PER_SECOND)
-        return int(min(self.max_nodes, reused + _NODES_PER_SIMULATION * budget + 1024))
+        return int(min(self.max_nodes // self.threads, reused + _NODES_PER_SIMULATION * budget + 1024))
 
-    def _prepare_tree(self, p: np.uint64, o: np.uint64, player: int, start: float, deadline: float | None) -> None:
+    def _prepare_tree(
+        self, tree: Tree, p: np.uint64, o: np.uint64, player: int, start: float, deadline: float | None
+    ) -> None:
         """Re-root the old tree at this position if it holds it, else start anew."""
-        tree = self._tree
 
         def capacity(reused: int) -> int:
             return self._capacity(reused, deadline, start)
@@ -464,26 +571,29 @@ class MCTSAgent:
         if tree.nodes[tree.root]["first"] < 0:
             expand(tree.nodes, tree.meta, tree.root, self.solver, self.bias > 0, self.heuristic)
 
-    def _search_loop(self, budget: int, deadline: float | None) -> int:
-        """Run batches of simulations in numba until ``budget`` of them
-        are done, the clock runs out, the root is proven or, in a timed search,
-        the choice is decided. Returns the simulations done."""
-        tree, root = self._tree.nodes, self._tree.root
+    def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
+        """Run batches of simulations on tree ``i`` in numba until ``budget`` of
+        them are done, the clock runs out, the root is proven or, in a timed
+        search, the choice is decided, or ``stop`` is set. A timed search sets
+        ``stop`` when it ends (out of time, proven or decided: the other trees
+        need not search on). Returns the simulations done."""
+        tree, root = self._trees[i].nodes, self._trees[i].root
+        rng, path = self._rngs[i], self._paths[i]
         policy = bb.CORNER_AWARE if self.informed else bb.UNIFORM
         done = 0
         rate = float(_SIMULATIONS_PER_SECOND)
-        while done < budget and tree[root]["status"] == UNKNOWN:
+        while done < budget and tree[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
             seconds = _BATCH_SECONDS
             if deadline is not None:
                 left = deadline - time.perf_counter()
-                if done and (left <= 0 or self._decided(rate * left)):
+                if done and (left <= 0 or self._decided(rate * left * self.threads)):
                     break
                 seconds = min(left * 0.5, _CLOCK_SECONDS)
             batch = min(budget - done, max(16, int(rate * seconds)))
             t = time.perf_counter()
             ran = int(
                 simulate(
-                    tree, self._tree.meta, root, batch, self.c, self._rng, self._path, self.solver, policy,
+                    tree, self._trees[i].meta, root, batch, self.c, rng, path, self.solver, policy,
                     self.bias, self.mix, self.heuristic,
                 )
             )  # fmt: skip
@@ -491,9 +601,17 @@ class MCTSAgent:
             done += ran
             if dt > 0:
                 rate = ran / dt
+        if deadline is not None and stop is not None:
+            stop.set()
         return done
 
     def _decided(self, remaining: float) -> bool:
-        """True when the most visited root move can no longer be overtaken."""
-        visits = np.sort(self._tree.children()["visits"])
+        """True when the most visited root move (over all trees) can no longer be overtaken."""
+        if self.threads == 1:
+            visits = np.sort(self._tree.children()["visits"])
+        else:
+            kids, status = combine_roots([tree.children() for tree in self._trees])
+            if status != UNKNOWN:
+                return True
+            visits = np.sort(kids["visits"])
         return len(visits) < 2 or visits[-1] - visits[-2] > remaining

@@ -14,13 +14,14 @@ iterations with a playout and a static evaluation at the leaves. Static
 evaluations are ``LeafValue`` functions passed in (numba first-class functions),
 so a learned evaluation replaces the hand-written one without recompiling the
 search. ``Tree`` is the pool on the Python side: a new tree, a reused subtree,
-and what a search reads from the root.
+and what a search reads from the root; ``combine_roots`` merges the roots of
+independent trees (root-parallel search).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import from_dtype, njit, types
@@ -433,10 +434,11 @@ class Tree:
                 best, best_key = i, key
         return best
 
-    def principal_variation(self) -> tuple[int, ...]:
-        """The best line: best child after best child, down to an unvisited node."""
+    def principal_variation(self, node: int | None = None) -> tuple[int, ...]:
+        """The best line from ``node`` (default: the root): best child after
+        best child, down to an unvisited node."""
         pv: list[int] = []
-        node = self.root
+        node = self.root if node is None else node
         while self.nodes[node]["first"] >= 0 and self.nodes[node]["nchild"] > 0 and len(pv) < 64:
             kids = self.children(node)
             i = self.best_child(kids)
@@ -445,3 +447,37 @@ class Tree:
             pv.append(int(kids[i]["move"]))
             node = int(self.nodes[node]["first"]) + i
         return tuple(pv)
+
+
+def combine_roots(roots: Sequence[np.ndarray]) -> tuple[np.ndarray, int]:
+    """The root children of independent searches of one position merged move by
+    move: visits and value sums added (a move's mean is over all its
+    simulations), and each move's proof taken from any tree that has one:
+    proofs are exact, so a proven win in one tree is a proven win (then a
+    proven loss, then a proven draw). Returns the merged children (the first
+    tree's order and positions; visits capped at ``MAX_VISITS``) and the root's
+    status backed up from them as MCTS-Solver does (for the player who moved
+    into the root). ValueError if the trees' roots differ in their moves."""
+    first = roots[0]
+    k = len(first)
+    mini = np.zeros(k + 1, dtype=NODE_DTYPE)
+    mini[0]["first"], mini[0]["nchild"] = 1, k
+    kids = mini[1:]
+    kids[:] = first
+    slot = {int(m): i for i, m in enumerate(first["move"])}
+    visits = np.zeros(k, dtype=np.int64)
+    value = np.zeros(k, dtype=np.float64)
+    proofs = np.zeros((k, 4), dtype=np.bool_)
+    for root in roots:
+        if len(root) != k or set(int(m) for m in root["move"]) != set(slot):
+            raise ValueError("combine_roots needs trees of one position (the same root moves)")
+        at = np.array([slot[int(m)] for m in root["move"]], dtype=np.int64)
+        visits[at] += root["visits"]
+        value[at] += root["value"]
+        proofs[at, root["status"]] = True
+    kids["visits"] = np.minimum(visits, MAX_VISITS)
+    kids["value"] = value
+    kids["status"] = UNKNOWN
+    for status in (DRAW, LOSS, WIN):  # the strongest proof last, so it stays
+        kids["status"][proofs[:, status]] = status
+    return kids, int(_child_status(mini, np.int64(0)))

@@ -1,0 +1,235 @@
+"""Root-parallel MCTS (``MCTSAgent(threads=N)``, ``mcts:threads=N``): legal
+moves and games, proofs, the merge of the trees' roots on hand-made numbers,
+reproducibility under a simulation budget, the GIL released by the numba loop,
+Ctrl-C, and bad settings. Speed is measured in benchmarks/bench_mcts.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from conftest import random_game
+from test_endgame import brute_force, endgame_positions
+
+from agents import play_game
+from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.search.ladder import RandomAgent
+from agents.search.mcts import MAX_THREADS, MCTSAgent, handwritten_value
+from agents.search.mcts_tree import DRAW, LOSS, MAX_DEPTH, NODE_DTYPE, UNKNOWN, WIN, Tree, combine_roots, simulate
+from reversi_env import GameState
+from reversi_env import bitboard as bb
+
+
+def children(rows: list[tuple[int, int, float, int]]) -> np.ndarray:
+    """Root children built by hand from (move, visits, value sum, status)."""
+    kids = np.zeros(len(rows), dtype=NODE_DTYPE)
+    for i, (move, visits, value, status) in enumerate(rows):
+        kids[i]["move"], kids[i]["visits"], kids[i]["value"], kids[i]["status"] = move, visits, value, status
+    return kids
+
+
+def merged(kids: np.ndarray) -> dict[int, tuple[int, float, int]]:
+    return {int(k["move"]): (int(k["visits"]), float(k["value"]), int(k["status"])) for k in kids}
+
+
+def test_combine_roots_sums_visits_and_values_per_move() -> None:
+    # The two trees list the moves in different orders: the merge goes by move.
+    a = children([(19, 10, 4.0, UNKNOWN), (26, 5, -1.5, UNKNOWN), (37, 1, 0.0, UNKNOWN)])
+    b = children([(37, 7, 3.5, UNKNOWN), (19, 2, -2.0, UNKNOWN), (26, 0, 0.0, UNKNOWN)])
+    kids, status = combine_roots([a, b])
+    assert merged(kids) == {19: (12, 2.0, UNKNOWN), 26: (5, -1.5, UNKNOWN), 37: (8, 3.5, UNKNOWN)}
+    assert [int(m) for m in kids["move"]] == [19, 26, 37]  # the first tree's order
+    assert status == UNKNOWN
+    assert Tree.best_child(kids) == 0  # 12 visits
+
+
+def test_combine_roots_keeps_a_proof_from_any_tree() -> None:
+    # Move 26 is proven a win in tree b only: it is a proven win, and the root is lost for who moved into it.
+    a = children([(19, 30, 10.0, UNKNOWN), (26, 2, 0.0, UNKNOWN)])
+    b = children([(19, 30, 12.0, UNKNOWN), (26, 3, 3.0, WIN)])
+    kids, status = combine_roots([a, b])
+    assert merged(kids)[26] == (5, 3.0, WIN)
+    assert status == LOSS
+    assert int(kids[Tree.best_child(kids)]["move"]) == 26  # a proven win beats more visits
+
+
+def test_combine_roots_proves_what_no_tree_proved_alone() -> None:
+    # Tree a refuted move 19, tree b move 26; both refuted 37: every move loses, so the root is won
+    # for the player who moved into it, though neither tree proved its own root.
+    a = children([(19, 4, -4.0, LOSS), (26, 9, 1.0, UNKNOWN), (37, 3, -3.0, LOSS)])
+    b = children([(19, 8, 2.0, UNKNOWN), (26, 2, -2.0, LOSS), (37, 5, -5.0, LOSS)])
+    kids, status = combine_roots([a, b])
+    assert [int(s) for s in kids["status"]] == [LOSS, LOSS, LOSS]
+    assert status == WIN
+    # All proven, one a draw and none a win: the root is a draw.
+    c = children([(19, 4, -4.0, LOSS), (26, 9, 0.0, DRAW), (37, 3, -3.0, UNKNOWN)])
+    d = children([(19, 8, 2.0, UNKNOWN), (26, 2, 0.0, UNKNOWN), (37, 5, -5.0, LOSS)])
+    kids, status = combine_roots([c, d])
+    assert [int(s) for s in kids["status"]] == [LOSS, DRAW, LOSS]
+    assert status == DRAW
+
+
+def test_combine_roots_refuses_trees_of_different_positions() -> None:
+    a = children([(19, 1, 0.0, UNKNOWN), (26, 1, 0.0, UNKNOWN)])
+    with pytest.raises(ValueError, match="same root moves"):
+        combine_roots([a, children([(19, 1, 0.0, UNKNOWN), (37, 1, 0.0, UNKNOWN)])])
+    with pytest.raises(ValueError, match="same root moves"):
+        combine_roots([a, children([(19, 1, 0.0, UNKNOWN)])])
+
+
+def test_two_threads_search_legal_moves() -> None:
+    for seed in range(3):
+        state = random_game(seed, plies=10 + 10 * seed)[-1]
+        result = MCTSAgent(simulations=3001, seed=seed, threads=2, endgame_exact=0).search(state)
+        assert result.action in state.legal_actions()
+        assert result.actions == tuple(state.legal_actions())
+        assert result.simulations == 3001  # split 1501 + 1500 over the two trees
+        assert result.visits.sum() == result.simulations  # every root was expanded before its first simulation
+        assert result.principal_variation[0] == result.action
+        line = state
+        for a in result.principal_variation:
+            line = line.apply(a)  # a legal line
+
+
+def test_two_threads_play_full_games() -> None:
+    agent = MCTSAgent(simulations=600, seed=4, threads=2)
+    for game in range(2):
+        black, white = (agent, RandomAgent(seed=game)) if game == 0 else (RandomAgent(seed=game), agent)
+        result = play_game(black, white, time_limit=None)
+        assert result.reason == "end", result.details
+
+
+def test_two_threads_with_a_seed_are_reproducible() -> None:
+    state = random_game(2, plies=12)[-1]
+    a = MCTSAgent(simulations=4000, seed=7, threads=2).search(state)
+    b = MCTSAgent(simulations=4000, seed=7, threads=2).search(state)
+    assert (a.action, a.principal_variation) == (b.action, b.principal_variation)
+    np.testing.assert_array_equal(a.visits, b.visits)
+    np.testing.assert_array_equal(a.values, b.values)
+    # The second tree draws from its own stream: not a copy of the first tree's search.
+    one = MCTSAgent(simulations=2000, seed=7).search(state)
+    assert not np.array_equal(a.visits, 2 * one.visits)
+
+
+@pytest.mark.parametrize("empties", [5, 6])
+def test_two_threads_prove_the_forced_win(empties: int) -> None:
+    states = [s for s in endgame_positions(empties, 8) if len(s.legal_actions()) > 1 and brute_force(s) > 0]
+    assert states
+    for state in states[:2]:
+        result = MCTSAgent(simulations=20_000, seed=1, threads=2, endgame_exact=0).search(state)
+        assert result.proven == "win", str(state)
+        assert brute_force(state.apply(result.action)) < 0, str(state)  # the move keeps the win
+        assert result.simulations < 20_000  # the trees stop once proven
+
+
+def test_timed_search_with_two_threads() -> None:
+    state = random_game(6, plies=10)[-1]
+    t = time.perf_counter()
+    result = MCTSAgent(time_limit=0.3, seed=0, threads=2, endgame_exact=0).search(state)
+    assert time.perf_counter() - t < 0.3 + 1.0  # generous: each tree looks at the clock between batches
+    assert result.simulations > 0 and result.action in state.legal_actions()
+    proven = next(s for s in endgame_positions(4, 6) if len(s.legal_actions()) > 1)
+    t = time.perf_counter()
+    assert MCTSAgent(time_limit=20.0, seed=0, threads=2, endgame_exact=0).search(proven).proven is not None
+    assert time.perf_counter() - t < 10.0  # a proof in one tree stops them all, far inside the 20 s
+
+
+def test_each_tree_is_reused_between_moves() -> None:
+    agent = MCTSAgent(simulations=3000, seed=5, threads=2)
+    s0 = GameState.initial()
+    r0 = agent.search(s0)
+    r1 = agent.search(s0.apply(r0.action))
+    # Each root kept its old child's visits: together the merged child's, and each tree's first visit expanded it.
+    assert r1.reused == r0.visits[r0.actions.index(r0.action)]
+    assert r1.visits.sum() == r1.reused - 2 + r1.simulations
+    agent.reset()
+    assert agent.search(s0.apply(r0.action)).reused == 0
+
+
+def test_the_numba_loop_releases_the_gil() -> None:
+    # While one simulate call runs in a thread, this Python thread must keep counting.
+    state = random_game(1, plies=6)[-1]
+    p, o = state.kernel_boards()
+    tree = Tree()
+    tree.start(p, o, 1_000_000)
+    counter = [0]
+    seen: list[int] = []
+
+    def search() -> None:
+        seen.append(counter[0])
+        simulate(
+            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1),
+            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, 0.8, handwritten_value,
+        )  # fmt: skip
+        seen.append(counter[0])
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    while worker.is_alive():
+        counter[0] += 1
+    worker.join()
+    assert tree.size > 1000  # it did search
+    assert seen[1] - seen[0] > 1000, seen  # and this thread ran meanwhile
+
+
+def test_ctrl_c_stops_every_thread() -> None:
+    agent = MCTSAgent(simulations=50_000_000, seed=0, threads=2, max_nodes=200_000)
+    state = random_game(3, plies=8)[-1]
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    t = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        agent.search(state)
+    assert time.perf_counter() - t < 0.5 + 2.0
+    timer.join()
+    assert not [th for th in threading.enumerate() if th.name.startswith("mcts-tree-")]  # the helpers ended
+    agent.simulations = 200  # the agent survives the interrupt and searches again
+    assert agent.search(state).action in state.legal_actions()
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1000, MAX_THREADS + 1, "x", "2", 1.5, True, None])
+def test_bad_threads(threads: object) -> None:
+    with pytest.raises(ValueError, match="threads must be an int from 1 to 64"):
+        MCTSAgent(simulations=10, threads=threads)  # type: ignore[arg-type]
+
+
+class ZeroEvaluator:
+    """Every position is even; no priors."""
+
+    def evaluate(self, state: GameState) -> tuple[float, np.ndarray | None]:
+        return 0.0, None
+
+
+def test_threads_and_other_settings() -> None:
+    with pytest.raises(ValueError, match="per thread"):
+        MCTSAgent(simulations=10, threads=4, max_nodes=200)
+    with pytest.raises(ValueError, match="evaluator runs in Python"):
+        MCTSAgent(simulations=10, threads=2, evaluator=ZeroEvaluator())
+
+
+def test_the_threads_option_of_the_spec() -> None:
+    agent = make_agent("mcts:sims=50,seed=1,threads=2")
+    assert isinstance(agent, MCTSAgent) and agent.threads == 2
+    timed = make_agent("mcts:time=0.5,threads=2")
+    assert isinstance(timed, MCTSAgent) and timed.threads == 2 and timed.time_limit == 0.5
+    default = make_agent("mcts:sims=50")
+    assert isinstance(default, MCTSAgent) and default.threads == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("mcts:threads=0", "threads must be > 0"),
+        ("mcts:threads=-1", "threads must be > 0"),
+        ("mcts:threads=1000", "threads must be at most 64"),
+        ("mcts:threads=x", "threads must be an integer"),
+        ("mcts:threads=1.5", "threads must be an integer"),
+    ],
+)
+def test_bad_threads_in_a_spec(spec: str, needle: str) -> None:
+    with pytest.raises(SpecError, match=needle):
+        parse_spec(spec)
