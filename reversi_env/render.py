@@ -1,7 +1,7 @@
 """One drawing code for the board: text, RGB image and pygame window.
 
 The environments (``render_mode`` "ansi", "rgb_array", "human") and the GUI
-(``agents/ui/gui.py``) both draw through this module, so a position looks the same
+(``agents/ui/gui/``) both draw through this module, so a position looks the same
 everywhere. The API::
 
     ansi(state, last_move=None) -> str

@@ -1,13 +1,18 @@
-"""The window's game flow without pygame: forced passes, undo, tries, records."""
+"""The window's game without pygame: the flow (forced passes, undo, tries, records), the
+seats and the control that the buttons drive."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
-from conftest import random_game
+from conftest import REPO_ROOT, random_game
 
 from agents.play.match import play_game
 from agents.play.records import record
+from agents.ui.gui.control import GameControl
 from agents.ui.gui.flow import GameFlow
+from agents.ui.gui.seats import Seats
 from reversi_env import GameState
 from reversi_env.notation import PASS
 
@@ -65,3 +70,46 @@ def test_a_loaded_game_replays_with_its_times_and_result() -> None:
     flow.load(half)
     assert not flow.over and flow.record().moves == game.moves[:20]
     assert flow.resign().endswith("resigned.") and flow.record().reason == "resign"
+
+
+@pytest.mark.parametrize("module", ["flow", "seats", "worker", "control"])
+def test_the_game_side_of_the_window_never_imports_pygame_or_the_view(module: str) -> None:
+    tree = ast.parse((REPO_ROOT / "agents" / "ui" / "gui" / f"{module}.py").read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported, "the walk found the imports"
+    drawing = {"pygame", *(f"agents.ui.gui.{m}" for m in ("draw", "view", "events", "app"))}
+    assert not imported & drawing, imported & drawing
+
+
+def test_two_people_drive_the_control_as_the_buttons_do() -> None:
+    control = GameControl(ai="random", mode="humans", time_limit=None)
+    assert not control.click(0) and control.message == "A1 is not a legal move." and len(control.flow.history) == 1
+    assert not control.click(None) and control.click(19) and control.state.player == 1
+    control.update()  # two people: the AI never starts
+    assert not control.worker.busy and control.flow.names == ["human", "human"]
+    control.swap_colors()
+    assert control.message == "Swap is for a game against the AI." and control.seats.human == 0
+    control.resign()  # white, to move
+    assert control.flow.result is not None and (control.flow.result.loser, control.message) == (
+        "white",
+        "White resigned.",
+    )
+    assert not control.click(18)  # over: clicks change nothing
+    control.undo()
+    assert not control.flow.over and control.state == GameState.initial()
+
+
+def test_seats_cycle_modes_opponents_and_strengths() -> None:
+    seats = Seats("alphabeta:4", "white", "demo")
+    assert (seats.ai_labels(), seats.names()) == (("Alpha-beta", "depth 4"), ["alphabeta:4", "alphabeta:4"])
+    assert not seats.is_human(0) and not seats.is_human(1) and seats.seat_name(1) == "AI"
+    seats.next_mode()
+    assert seats.mode == "ai" and seats.is_human(1) and not seats.is_human(0) and seats.seat_name(1) == "you"
+    for _ in range(5):
+        seats.change_strength(1)
+    assert seats.ai_spec == "alphabeta:6"
+    seats.next_opponent()
+    assert seats.ai_labels() == ("Positional", "fixed") and seats.names() == ["positional", "human"]
+    seats.change_strength(-1)
+    assert seats.ai_spec == "positional"

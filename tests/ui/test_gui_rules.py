@@ -115,8 +115,13 @@ def test_two_people_take_turns_undo_one_move_and_resign() -> None:
     result = app.flow.result
     assert result is not None and (result.reason, result.winner, result.loser) == ("resign", "black", "white")
     assert app.result_lines() == ("Black wins", ["discs 4-1", "white resigned"])
+    assert app.dialog_shown
+    press_key(app, pygame.K_ESCAPE)  # closes the dialog, not the window
+    assert not app.dialog_shown and app.running
     press_key(app, pygame.K_u)  # undo after the end: the game goes on
     assert not app.flow.over and app.state == GameState.initial()
+    press_key(app, pygame.K_r)  # a new end shows the dialog again
+    assert app.dialog_shown and app.result_lines() == ("White wins", ["discs 2-2", "black resigned"])
 
 
 def test_ai_against_ai_plays_a_whole_game_and_the_dialog_names_the_winner() -> None:

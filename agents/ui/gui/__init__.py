@@ -13,12 +13,17 @@ The rules are the match runner's: a move may take ``time_limit`` seconds
 raises loses, a person may resign; forced passes are played at once.
 
 - ``flow``: the game, its clocks and rules (no pygame);
+- ``seats``: who plays each colour, and which AI at which strength (no pygame);
 - ``worker``: the AI's searches in daemon threads;
-- ``draw``: the panel, the buttons and the end dialog;
-- ``app``: ``GuiApp``, the events and the window loop around the others.
+- ``control``: what the buttons do to the game, and the AI's turns (no pygame);
+- ``draw``: painting the panel, the buttons and the end dialog;
+- ``view``: what the panel and the dialog say, and where the buttons are;
+- ``events``: pygame's clicks and keys turned into the buttons' actions;
+- ``app``: ``GuiApp``, wiring the others, and the window loop.
 """
 
-from agents.ui.gui.app import MODES, GuiApp
+from agents.ui.gui.app import GuiApp
 from agents.ui.gui.draw import BOARD_SIZE, PANEL_WIDTH, WINDOW_SIZE
+from agents.ui.gui.seats import MODES
 
 __all__ = ["BOARD_SIZE", "MODES", "PANEL_WIDTH", "WINDOW_SIZE", "GuiApp"]
