@@ -15,7 +15,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
-                                           ``sims``, ``c=1.4`` the exploration constant,
+                                           ``sims``, ``c=1.4`` the exploration constant;
+                                           ``eval=patterns`` guides it by the learned
+                                           evaluation (default ``eval=hand``),
                                            ``threads=2`` searches on two cores
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
@@ -66,7 +68,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "pattern": (("seed",), None),
     "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "iters", "c", "seed", "threads"), None),
+    "mcts": (("time", "sims", "iters", "c", "seed", "threads", "eval"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
@@ -156,11 +158,18 @@ class PlayerSpec:
         if self.kind == "mcts":
             from agents.search.mcts import DEFAULT_C, MCTSAgent
 
-            c = float(o.get("c", DEFAULT_C))
-            threads = int(o.get("threads", 1))
+            knobs: dict[str, Any] = {
+                "seed": seed,
+                "c": float(o.get("c", DEFAULT_C)),
+                "threads": int(o.get("threads", 1)),
+            }
+            if o.get("eval", "hand") == "patterns":
+                from agents.search.patterns import mcts_value, pattern_evaluation
+
+                knobs.update(heuristic=mcts_value, heuristic_weights=pattern_evaluation().weights)
             if "sims" in o:
-                return MCTSAgent(simulations=int(o["sims"]), seed=seed, c=c, threads=threads)
-            return MCTSAgent(time_limit=float(o.get("time", default_time)), seed=seed, c=c, threads=threads)
+                return MCTSAgent(simulations=int(o["sims"]), **knobs)
+            return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)
         if self.kind == "alphazero":
             from agents.learn.alphazero_agent import AlphaZeroAgent
 

@@ -72,6 +72,7 @@ from agents.search.ladder import evaluate
 from agents.search.mcts_tree import (
     DRAW,
     LEAF_VALUE_TYPE,
+    LEAF_WEIGHTS,
     LOSS,
     MAX_DEPTH,
     MAX_VISITS,
@@ -157,16 +158,20 @@ _REUSE_DEPTH = 4
 reply, and one more pair after a move played at once)."""
 
 
-@njit(float64(uint64, uint64), cache=True)
-def handwritten_value(p: np.uint64, o: np.uint64) -> float:
-    """The default ``heuristic``: ``agents.search.ladder.evaluate`` squashed to [-1, 1]."""
+@njit(float64(uint64, uint64, LEAF_WEIGHTS), cache=True)
+def handwritten_value(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
+    """The default ``heuristic``: ``agents.search.ladder.evaluate`` squashed to [-1, 1] (it reads no weights)."""
     return math.tanh(evaluate(p, o) / _HEURISTIC_SCALE)
 
 
-@njit(float64(LEAF_VALUE_TYPE), cache=True)
-def _value_at_start(value: LeafValue) -> float:
+NO_WEIGHTS = np.zeros(1, dtype=np.float32)
+"""The weights of a heuristic that reads none."""
+
+
+@njit(float64(LEAF_VALUE_TYPE, LEAF_WEIGHTS), cache=True)
+def _value_at_start(value: LeafValue, weights: np.ndarray) -> float:
     """``value`` called through the search's own function type (so a bad shape fails here, not mid-search)."""
-    return value(bb.INITIAL_BLACK, bb.INITIAL_WHITE)
+    return value(bb.INITIAL_BLACK, bb.INITIAL_WHITE, weights)
 
 
 @dataclass(frozen=True)
@@ -204,13 +209,15 @@ def _check_positive(name: str, value: object, integer: bool = False) -> None:
         raise ValueError(f"{name} must be a positive {'int' if integer else 'number'}, got {value!r}")
 
 
-def _check_heuristic(heuristic: object) -> None:
+def _check_heuristic(heuristic: object, weights: np.ndarray) -> None:
     """A numba function of ``LEAF_VALUE_TYPE``'s shape giving a value in [-1, 1], or TypeError / ValueError."""
-    shape = "a numba @njit function (p: uint64, o: uint64) -> float in [-1, 1]"
+    shape = "a numba @njit function (p: uint64, o: uint64, weights: float32[::1]) -> float in [-1, 1]"
     if not isinstance(heuristic, Dispatcher):
         raise TypeError(f"heuristic must be {shape}, got {heuristic!r}")
+    if not isinstance(weights, np.ndarray) or weights.dtype != np.float32 or weights.ndim != 1:
+        raise TypeError(f"heuristic_weights must be a 1-D float32 array, got {weights!r:.80}")
     try:
-        value = _value_at_start(heuristic)
+        value = _value_at_start(heuristic, np.ascontiguousarray(weights))
     except Exception as e:  # numba's typing errors have no common public base
         raise TypeError(f"heuristic must be {shape}: {str(e).splitlines()[0]}") from e
     if not -1.0 <= value <= 1.0:
@@ -302,7 +309,7 @@ class _EvaluatorSearch:
             node = nodes[leaf]
             if node["status"] == UNKNOWN and node["first"] < 0:
                 # Uniform priors until the evaluator gives its own: the static evaluation is not asked.
-                expand(nodes, self.tree.meta, leaf, self.solver, False, handwritten_value)
+                expand(nodes, self.tree.meta, leaf, self.solver, False, handwritten_value, NO_WEIGHTS)
             if node["status"] != UNKNOWN:
                 r = float(status_value(node["status"]))
             elif node["first"] >= 0 and node["nchild"] == 0:
@@ -367,6 +374,7 @@ class MCTSAgent:
         bias: float = DEFAULT_BIAS,
         mix: float = DEFAULT_MIX,
         heuristic: LeafValue = handwritten_value,
+        heuristic_weights: np.ndarray = NO_WEIGHTS,
         threads: int = 1,
         name: str | None = None,
     ) -> None:
@@ -402,8 +410,8 @@ class MCTSAgent:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
-        if heuristic is not handwritten_value:
-            _check_heuristic(heuristic)
+        if heuristic is not handwritten_value or heuristic_weights is not NO_WEIGHTS:
+            _check_heuristic(heuristic, heuristic_weights)
         self.time_limit = None if time_limit is None else float(time_limit)
         self.simulations = None if simulations is None else int(simulations)
         self.c = float(c)
@@ -417,6 +425,7 @@ class MCTSAgent:
         self.bias = float(bias)
         self.mix = float(mix)
         self.heuristic = heuristic
+        self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
         self.name = name if name is not None else f"mcts-{budget}"
         self.threads = int(threads)
@@ -569,7 +578,7 @@ class MCTSAgent:
             tree.start(p, o, capacity(0))
         self._root_player = player
         if tree.nodes[tree.root]["first"] < 0:
-            expand(tree.nodes, tree.meta, tree.root, self.solver, self.bias > 0, self.heuristic)
+            expand(tree.nodes, tree.meta, tree.root, self.solver, self.bias > 0, self.heuristic, self.heuristic_weights)
 
     def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
         """Run batches of simulations on tree ``i`` in numba until ``budget`` of
@@ -594,7 +603,7 @@ class MCTSAgent:
             ran = int(
                 simulate(
                     tree, self._trees[i].meta, root, batch, self.c, rng, path, self.solver, policy,
-                    self.bias, self.mix, self.heuristic,
+                    self.bias, self.mix, self.heuristic, self.heuristic_weights,
                 )
             )  # fmt: skip
             dt = time.perf_counter() - t

@@ -57,12 +57,17 @@ MAX_VISITS = 2**31 - 1
 MAX_DEPTH = 128
 """Length of the path buffer: deeper than any game (60 moves and passes)."""
 
-LEAF_VALUE_TYPE = types.FunctionType(float64(uint64, uint64))
-"""The numba type of a static evaluation ``value(p, o) -> float64``: the
-expected outcome in [-1, 1] for the player to move (``p``) in a position that
-is not over. Any ``@njit`` function of that shape can be passed."""
+LEAF_WEIGHTS = types.float32[::1]
+"""The numba type of the weights a static evaluation reads (one contiguous float32 array)."""
 
-LeafValue = Callable[[np.uint64, np.uint64], float]
+LEAF_VALUE_TYPE = types.FunctionType(float64(uint64, uint64, LEAF_WEIGHTS))
+"""The numba type of a static evaluation ``value(p, o, weights) -> float64``:
+the expected outcome in [-1, 1] for the player to move (``p``) in a position
+that is not over, read from ``weights`` (passed in, never a global: numba would
+freeze a global array into its cache). Any ``@njit`` function of that shape can
+be passed."""
+
+LeafValue = Callable[[np.uint64, np.uint64, np.ndarray], float]
 """A static evaluation as Python sees it (see ``LEAF_VALUE_TYPE``)."""
 
 _NODES = from_dtype(NODE_DTYPE)[::1]
@@ -105,8 +110,16 @@ def init_node(tree: np.ndarray, i: np.int64, p: np.uint64, o: np.uint64, move: n
     nd.status = UNKNOWN
 
 
-@njit(boolean(_NODES, _INDEX, int64, boolean, boolean, LEAF_VALUE_TYPE), cache=True)
-def expand(tree: np.ndarray, meta: np.ndarray, node: np.int64, solver: bool, heuristic: bool, value: LeafValue) -> bool:
+@njit(boolean(_NODES, _INDEX, int64, boolean, boolean, LEAF_VALUE_TYPE, LEAF_WEIGHTS), cache=True)
+def expand(
+    tree: np.ndarray,
+    meta: np.ndarray,
+    node: np.int64,
+    solver: bool,
+    heuristic: bool,
+    value: LeafValue,
+    weights: np.ndarray,
+) -> bool:
     """Create all children of ``node`` in one block; a finished game gets none
     (and, with the solver, its proven status). With ``heuristic`` each child's
     ``prior`` holds ``value`` for the player who moves into it (progressive
@@ -142,7 +155,7 @@ def expand(tree: np.ndarray, meta: np.ndarray, node: np.int64, solver: bool, heu
         m &= m - U1
         f = flips(p, o, sq)
         cp, co = o ^ f, p | f | (U1 << sq)
-        h = -value(cp, co) if heuristic else prior
+        h = -value(cp, co, weights) if heuristic else prior
         init_node(tree, i, cp, co, np.int64(sq), h)
         i += 1
     nd.first = n
@@ -245,7 +258,14 @@ def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solve
 
 @njit(cache=True)
 def prepare_leaf(
-    tree: np.ndarray, meta: np.ndarray, path: np.ndarray, d: np.int64, solver: bool, heuristic: bool, value: LeafValue
+    tree: np.ndarray,
+    meta: np.ndarray,
+    path: np.ndarray,
+    d: np.int64,
+    solver: bool,
+    heuristic: bool,
+    value: LeafValue,
+    weights: np.ndarray,
 ) -> np.int64:
     """Prepare the leaf ``path[d]`` for evaluation: expand it on its second
     visit and step into its first child, or mark a finished game. Returns the
@@ -254,13 +274,13 @@ def prepare_leaf(
     nd = tree[leaf]
     if nd.status != UNKNOWN or nd.first >= 0:
         return d
-    if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value) and nd.nchild > 0:
+    if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value, weights) and nd.nchild > 0:
         d += 1
         path[d] = nd.first
         leaf = path[d]
         nd = tree[leaf]
     if solver and nd.first < 0 and legal_moves(nd.p, nd.o) == U0 and legal_moves(nd.o, nd.p) == U0:
-        expand(tree, meta, leaf, solver, heuristic, value)
+        expand(tree, meta, leaf, solver, heuristic, value, weights)
     return d
 
 
@@ -268,7 +288,21 @@ def prepare_leaf(
 
 
 @njit(
-    int64(_NODES, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, LEAF_VALUE_TYPE),
+    int64(
+        _NODES,
+        _INDEX,
+        int64,
+        int64,
+        float64,
+        _RNG,
+        _INDEX,
+        boolean,
+        int64,
+        float64,
+        float64,
+        LEAF_VALUE_TYPE,
+        LEAF_WEIGHTS,
+    ),
     cache=True,
     nogil=True,  # searches release the GIL, so a GUI thread keeps running
 )
@@ -285,6 +319,7 @@ def simulate(
     bias: np.float64,
     mix: np.float64,
     value: LeafValue,
+    weights: np.ndarray,
 ) -> np.int64:
     """``n`` UCT iterations from ``root``; stops early if the root is proven.
     A leaf's result is ``(1 - mix) * playout + mix * value`` (a playout by
@@ -295,7 +330,7 @@ def simulate(
         if tree[root].status != UNKNOWN:
             return np.int64(s)
         d = descend(tree, root, c, False, bias, path)
-        d = prepare_leaf(tree, meta, path, d, solver, heuristic, value)
+        d = prepare_leaf(tree, meta, path, d, solver, heuristic, value, weights)
         nd = tree[path[d]]
         if nd.status != UNKNOWN:
             r = status_value(nd.status)
@@ -307,7 +342,7 @@ def simulate(
                 diff = playout(nd.p, nd.o, rng, policy)
                 r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
             if mix > 0.0:
-                r = (1.0 - mix) * r - mix * value(nd.p, nd.o)
+                r = (1.0 - mix) * r - mix * value(nd.p, nd.o, weights)
         backup(tree, path, d, r, solver)
     return n
 

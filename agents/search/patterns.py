@@ -25,6 +25,7 @@ reads the ones trained by ``reversi train-eval`` that ship in the package.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import float32, float64, njit, uint64
 
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
@@ -307,6 +308,17 @@ def search_evaluate(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.int64:
     """``evaluate`` in alpha-beta's signature (``agents.search.evaluation``):
     ``flat`` is the weights raveled, the value in ``DISC`` units per disc."""
     return np.int64(evaluate(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) * DISC)
+
+
+MCTS_SCALE = 16.0
+"""Discs per unit of ``tanh`` in ``mcts_value``: a 16-disc lead is worth 0.76."""
+
+
+@njit(float64(uint64, uint64, float32[::1]), cache=True, nogil=True)
+def mcts_value(p: np.uint64, o: np.uint64, flat: np.ndarray) -> float:
+    """``evaluate`` as an MCTS heuristic (``agents.search.mcts_tree.LEAF_VALUE_TYPE``):
+    the predicted disc margin squashed to [-1, 1]; ``flat`` is the weights raveled."""
+    return math.tanh(evaluate(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) / MCTS_SCALE)
 
 
 @lru_cache(maxsize=1)

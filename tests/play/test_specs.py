@@ -123,6 +123,7 @@ def test_target_specs_parse() -> None:
         ("mcts:iters=1.5", "integer"),
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
+        ("mcts:eval=nets", "eval must be one of"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
         ("human:seed=1", "unknown option"),
@@ -159,6 +160,10 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert timed.evaluation.name == "patterns" and ab.evaluation.name == "hand"
     assert make_agent("alphabeta:time=0.25,eval=hand").evaluation.name == "hand"  # type: ignore[attr-defined]
     assert make_agent("alphabeta:3,eval=patterns").evaluation.name == "patterns"  # type: ignore[attr-defined]
+    from agents.search.patterns import mcts_value
+
+    assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
+    assert make_agent("mcts:sims=10").heuristic is not mcts_value  # type: ignore[attr-defined]
     assert make_agent("level:2").name == "level-2"
 
 

@@ -292,16 +292,16 @@ C4 = 26
 
 
 @njit
-def c4_owner_value(p: np.uint64, o: np.uint64) -> float:
+def c4_owner_value(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
     """+1 for the player to move if he owns C4, -1 if the opponent does, else 0."""
     bit = U1 << np.uint64(C4)
     return 1.0 if p & bit else (-1.0 if o & bit else 0.0)
 
 
 @njit
-def disc_share(p: np.uint64, o: np.uint64) -> float:
-    """A crude static value: the mover's share of the discs, squashed."""
-    return math.tanh((np.float64(popcount(p)) - np.float64(popcount(o))) / 10.0)
+def disc_share(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
+    """A crude static value: the mover's share of the discs, squashed by ``weights[0]``."""
+    return math.tanh((np.float64(popcount(p)) - np.float64(popcount(o))) / weights[0])
 
 
 def test_a_plugged_heuristic_values_the_leaves() -> None:
@@ -324,7 +324,8 @@ def test_a_plugged_heuristic_orders_the_first_visits() -> None:
 
 
 def test_a_plugged_heuristic_plays_a_game() -> None:
-    margins = match(MCTSAgent(simulations=300, seed=4, heuristic=disc_share), RandomAgent(seed=5), games=1)
+    guided = MCTSAgent(simulations=300, seed=4, heuristic=disc_share, heuristic_weights=np.array([10.0], np.float32))
+    margins = match(guided, RandomAgent(seed=5), games=1)
     assert len(margins) == 1
 
 
@@ -333,17 +334,19 @@ def test_bad_heuristics() -> None:
         MCTSAgent(simulations=10, heuristic=lambda p, o: 0.0)
 
     @njit
-    def two_args_too_many(p: np.uint64, o: np.uint64, x: np.uint64) -> float:
+    def two_args_too_many(p: np.uint64, o: np.uint64, w: np.ndarray, x: np.uint64) -> float:
         return 0.0
 
     @njit
-    def out_of_range(p: np.uint64, o: np.uint64) -> float:
+    def out_of_range(p: np.uint64, o: np.uint64, w: np.ndarray) -> float:
         return 3.0
 
     with pytest.raises(TypeError, match="numba"):
         MCTSAgent(simulations=10, heuristic=two_args_too_many)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"\[-1, 1\]"):
         MCTSAgent(simulations=10, heuristic=out_of_range)
+    with pytest.raises(TypeError, match="float32"):
+        MCTSAgent(simulations=10, heuristic=disc_share, heuristic_weights=np.ones(3))  # float64: refused
 
 
 def test_ctrl_c_interrupts_a_simulation_budget_at_once() -> None:

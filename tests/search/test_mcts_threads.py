@@ -18,7 +18,7 @@ from test_endgame import brute_force, endgame_positions
 from agents import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.ladder import RandomAgent
-from agents.search.mcts import MAX_THREADS, MCTSAgent, handwritten_value
+from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, MCTSAgent, handwritten_value
 from agents.search.mcts_tree import DRAW, LOSS, MAX_DEPTH, NODE_DTYPE, UNKNOWN, WIN, Tree, combine_roots, simulate
 from reversi_env import GameState
 from reversi_env import bitboard as bb
@@ -163,7 +163,7 @@ def test_the_numba_loop_releases_the_gil() -> None:
         seen.append(counter[0])
         simulate(
             tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1),
-            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, 0.8, handwritten_value,
+            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, 0.8, handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
         seen.append(counter[0])
 

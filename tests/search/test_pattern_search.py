@@ -41,3 +41,28 @@ def test_a_timed_pattern_engine_plays_legal_moves_within_its_budget() -> None:
         action = agent.act(observe(state, state.player))
         assert action in state.legal_actions()
         assert agent.last_nodes > 0
+
+
+def test_the_learned_value_guides_mcts_to_legal_moves_and_full_games() -> None:
+    from agents.play.match import play_game
+    from agents.search.ladder import RandomAgent
+    from agents.search.mcts import MCTSAgent
+    from agents.search.patterns import mcts_value
+
+    guided = MCTSAgent(simulations=200, seed=1, heuristic=mcts_value, heuristic_weights=pattern_evaluation().weights)
+    result = play_game(guided, RandomAgent(seed=2), time_limit=None)
+    assert result.reason == "end" and result.winner == "black"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mcts_value_is_the_pattern_value_squashed(seed: int) -> None:
+    import math
+
+    from agents.search.patterns import MCTS_SCALE, mcts_value
+
+    W = load_weights()
+    for state in random_game(seed)[:-1]:
+        p, o = state.kernel_boards()
+        assert mcts_value(p, o, pattern_evaluation().weights) == pytest.approx(
+            math.tanh(evaluate(p, o, W) / MCTS_SCALE)
+        )
