@@ -5,14 +5,14 @@ one) take ``boardsize 8``, ``clear_board``, ``play black D3``, ``genmove
 white`` and ``pass``, with the same coordinates as this package: columns A-H,
 rows 1-8, A1 the top-left corner, and D3 a legal first move for black.
 
-Three jobs, three parts. ``GTPConnection`` is one engine process and the
-conversation with it: commands out, ``=``/``?`` replies in, each within a
-deadline and bounded (``MAX_REPLY``: an engine that floods its pipe loses by
-an error). The process runs in a process group of its own and dies with the
-process that started it, even after a SIGKILL (``agents.play.processes``).
-The game functions (``find_moves``, ``play_command``, ``parse_genmove``)
-translate between positions and GTP moves. ``GTPEngine`` is the Agent that
-plays through a connection.
+Three jobs in three places: ``agents.play.gtp_connection.GTPConnection`` is
+one engine process and the conversation with it (commands out, ``=``/``?``
+replies in, each within a deadline and bounded by ``MAX_REPLY``: an engine that
+floods its pipe loses by an error; the process runs in a process group of its
+own and dies with the process that started it, even after a SIGKILL). The
+functions here (``find_moves``, ``play_command``, ``parse_genmove``) translate
+between positions and GTP moves, and ``GTPEngine`` is the Agent that plays
+through a connection.
 
 An agent sees only the position, not the moves that led to it, so
 ``GTPEngine`` works the moves out: from the position after its own last move
@@ -34,174 +34,36 @@ again.
 from __future__ import annotations
 
 import contextlib
-import queue
 import shlex
-import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
-
-import numpy as np
 
 from agents.base import MoveTimeout
-from agents.play import processes
+from agents.play.gtp_connection import MAX_REPLY, EngineDiedError, EngineError, GTPConnection
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, Action, action_name, parse_action
-from reversi_env.observation import Observation
+from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, WHITE, GameState, Player
 
+__all__ = [
+    "COLOUR_NAMES",
+    "MAX_REPLY",
+    "EngineError",
+    "GTPConnection",
+    "GTPEngine",
+    "find_moves",
+    "parse_genmove",
+    "play_command",
+    "replay",
+]
+
 COLOUR_NAMES = ("black", "white")
-_WEIGHTS = (1 << np.arange(64, dtype=np.uint64)).astype(np.uint64)
 _SEARCH_LIMIT = 200_000
 """Positions visited at most when reconstructing a game from its position."""
-MAX_REPLY = 1 << 16
-"""Characters of one reply read at most; a longer reply is the engine's error."""
-QUIT_WAIT = 2.0
-"""Seconds an engine gets to obey ``quit`` before it is stopped."""
-
-
-class EngineError(RuntimeError):
-    """The engine failed: no reply in time, a malformed or illegal reply, a
-    refused command, or a crash it did not recover from. Raised from ``act``,
-    it costs the engine the game."""
-
-
-class _EngineDiedError(EngineError):
-    """The engine process ended or its pipe broke (it may be restarted)."""
-
-
-# -- the connection: one engine process and its GTP replies ------------------
-
-
-class GTPConnection:
-    """One running engine (``command``, a program and its arguments) and the
-    GTP conversation with it. ``name`` names the engine in error messages.
-    EngineError if the program cannot be started."""
-
-    def __init__(self, command: list[str], name: str) -> None:
-        self.name = name
-        try:
-            self._proc: subprocess.Popen[Any] = processes.popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as e:
-            raise EngineError(f"cannot start engine {shlex.join(command)!r}: {e}") from e
-        self._stopped = False
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True, name=f"gtp-reader-{self._proc.pid}").start()
-
-    def _pump(self) -> None:
-        """Reader thread: the engine's output lines into the queue, None at EOF."""
-        stdout = self._proc.stdout
-        assert stdout is not None
-        with contextlib.suppress(OSError, ValueError):
-            while line := stdout.readline(MAX_REPLY):
-                self._lines.put(line)
-        self._lines.put(None)
-
-    @property
-    def pid(self) -> int:
-        """The engine's process id (also its process group's)."""
-        return self._proc.pid
-
-    @property
-    def alive(self) -> bool:
-        """Whether the engine process is running."""
-        return self._proc.poll() is None
-
-    def _write(self, text: str) -> None:
-        stdin = self._proc.stdin
-        assert stdin is not None
-        stdin.write(text + "\n")
-        stdin.flush()
-
-    def command(self, text: str, timeout: float, move_deadline: float | None = None) -> str:
-        """Send one command and return the reply's text, within ``timeout``
-        seconds (or by ``move_deadline``, a ``time.monotonic()`` instant, if
-        sooner: then MoveTimeout). EngineError on a refusal, a malformed or
-        oversized reply or a timeout (the engine is stopped for the last two),
-        ``_EngineDiedError`` if the engine is gone."""
-        if not self.alive:
-            raise _EngineDiedError(f"engine {self.name!r} is not running")
-        try:
-            self._write(text)
-        except (BrokenPipeError, OSError, ValueError) as e:
-            raise _EngineDiedError(f"engine {self.name!r} died (writing {text!r})") from e
-        deadline = time.monotonic() + timeout
-        move_bound = move_deadline is not None and move_deadline < deadline
-        if move_deadline is not None and move_bound:
-            deadline = move_deadline
-        reply: list[str] = []
-        size = 0
-        while True:
-            try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                self.stop()
-                if move_bound:
-                    raise MoveTimeout(f"engine {self.name!r} gave no reply to {text!r} in time") from None
-                raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {timeout:g} s") from None
-            if line is None:
-                raise _EngineDiedError(f"engine {self.name!r} died (waiting for the reply to {text!r})")
-            size += len(line)
-            if size > MAX_REPLY:
-                self.stop()
-                raise EngineError(f"engine {self.name!r} sent a reply to {text!r} over {MAX_REPLY} characters")
-            line = line.strip()
-            if not line:
-                if reply:
-                    break
-                continue
-            reply.append(line)
-        return self._answer(text, reply)
-
-    def _answer(self, text: str, reply: list[str]) -> str:
-        """The text of a reply's lines: ``= text`` (an id may follow the sign);
-        EngineError for ``? message`` or anything else."""
-        head = reply[0]
-        if head[:1] not in ("=", "?"):
-            raise EngineError(f"engine {self.name!r} sent a malformed reply to {text!r}: {' / '.join(reply)!r}")
-        body = "\n".join([head[1:].lstrip("0123456789").strip(), *reply[1:]]).strip()
-        if head[0] == "?":
-            raise EngineError(f"engine {self.name!r} refused {text!r}: {body!r}")
-        return body
-
-    def quit(self) -> None:
-        """Ask the engine to quit, wait a little, then make sure it is gone."""
-        if self.alive:
-            with contextlib.suppress(Exception):
-                self._write("quit")
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self._proc.wait(timeout=QUIT_WAIT)
-        self.stop()
-
-    def stop(self) -> None:
-        """End the engine and its process group now. Safe to call twice: its
-        process id is not signalled again once reaped (it may be reused)."""
-        if self._stopped:
-            return
-        self._stopped = True
-        processes.stop(self._proc)
-        # stdout belongs to the reader thread, which sees EOF once the process is gone.
-        with contextlib.suppress(Exception):
-            if self._proc.stdin is not None:
-                self._proc.stdin.close()
 
 
 # -- the game: positions and moves in GTP words -------------------------------
-
-
-def planes_to_boards(observation: Observation) -> tuple[int, int]:
-    """The discs of the player to move and of the opponent, as bitboards."""
-    planes = np.asarray(observation["observation"]).reshape(64, 2) != 0
-    return int(_WEIGHTS[planes[:, 0]].sum()), int(_WEIGHTS[planes[:, 1]].sum())
 
 
 def replay(moves: Sequence[Action], start: GameState | None = None) -> GameState:
@@ -365,14 +227,14 @@ class GTPEngine:
         default) and the move's deadline; its reply's text."""
         connection = self._connection
         if connection is None:
-            raise _EngineDiedError(f"engine {self.name!r} is not running")
+            raise EngineDiedError(f"engine {self.name!r} is not running")
         return connection.command(text, self.timeout if timeout is None else timeout, self._deadline)
 
     def send(self, command: str) -> str:
         """Send a raw GTP command (e.g. ``"showboard"``) and return the reply text."""
         try:
             return self._command(command)
-        except _EngineDiedError as e:
+        except EngineDiedError as e:
             raise EngineError(str(e)) from e
 
     # -- the game --------------------------------------------------------------
@@ -392,7 +254,8 @@ class GTPEngine:
 
     def _sync(self, observation: Observation) -> tuple[GameState, Player]:
         """Work out the game so far from the observation; return (state, colour)."""
-        mine, theirs = planes_to_boards(observation)
+        shown = state_from_observation(observation)  # black to move: black holds the mover's discs
+        mine, theirs = shown.black, shown.white
         if self._state is not None and self._colour is not None:
             more = find_moves(self._state, self._colour, mine, theirs)
             if more is not None:
@@ -419,7 +282,7 @@ class GTPEngine:
         for a in self._moves[self._synced :]:
             try:
                 self._command(play_command(state.player, a))
-            except _EngineDiedError:
+            except EngineDiedError:
                 raise
             except EngineError:
                 # Some engines (gtp-rhino) skip a forced pass themselves and
@@ -434,10 +297,10 @@ class GTPEngine:
         while True:
             try:
                 if not self.alive:
-                    raise _EngineDiedError(f"engine {self.name!r} is not running")
+                    raise EngineDiedError(f"engine {self.name!r} is not running")
                 self._push()
                 return self._command(f"genmove {COLOUR_NAMES[colour]}")
-            except _EngineDiedError as e:
+            except EngineDiedError as e:
                 self._kill()
                 if self._closed:
                     # close() from another thread (a move that timed out in play_game).
@@ -448,7 +311,7 @@ class GTPEngine:
                 self.restarts += 1
                 try:
                     self._start()
-                except _EngineDiedError as e2:
+                except EngineDiedError as e2:
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
