@@ -21,6 +21,9 @@ def test_replies_with_ids_on_several_lines_and_refusals() -> None:
     connection = GTPConnection([RHINO], "rhino")
     try:
         assert connection.command("7 name", 10.0) == "GTP GRhino"
+        # The engine itself (not a launcher) answers, leading a process group of its own.
+        assert Path(f"/proc/{connection.pid}/cmdline").read_bytes().split(b"\0")[0] == RHINO.encode()
+        assert os.getpgid(connection.pid) == connection.pid
         board = connection.command("showboard", 10.0).splitlines()
         assert board[0] == "Next move: Black" and len(board) == 10
         assert board[5].split() == ["4", ".", ".", ".", "O", "X", ".", ".", "."]
@@ -52,6 +55,10 @@ def test_a_silent_engine_is_stopped_at_the_deadline(move_bound: bool) -> None:
     connection.stop()  # twice is fine
 
 
-def test_a_missing_program_is_an_engine_error(tmp_path: Path) -> None:
-    with pytest.raises(EngineError, match="cannot start engine"):
+def test_a_program_that_cannot_run_is_an_engine_error_at_once(tmp_path: Path) -> None:
+    with pytest.raises(EngineError, match=r"cannot start engine .*No such file or directory"):
         GTPConnection([str(tmp_path / "no-such-engine")], "missing")
+    text = tmp_path / "engine.txt"
+    text.write_text("not a program\n")
+    with pytest.raises(EngineError, match=r"cannot start engine .*Permission denied"):
+        GTPConnection([str(text)], "not executable")
