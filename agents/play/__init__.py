@@ -1,6 +1,7 @@
 """One game under the rules: the match runner (``match``), player specs
 (``specs``), adapters that let any policy play (``adapters``), the human and
-course players (``human``, ``course``: the course framework), external engines over GTP (``gtp``)
+course players (``human``, ``course``: the course framework), external engines
+over GTP (``gtp``, on ``gtp_connection``: the engine process and its replies)
 and our players as GTP engines (``gtp_server``), players in a process of their
 own (``isolation``, on ``processes``), and data files written atomically and
 read strictly (``datafiles``).

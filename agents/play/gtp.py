@@ -5,6 +5,15 @@ one) take ``boardsize 8``, ``clear_board``, ``play black D3``, ``genmove
 white`` and ``pass``, with the same coordinates as this package: columns A-H,
 rows 1-8, A1 the top-left corner, and D3 a legal first move for black.
 
+Three jobs in three places: ``agents.play.gtp_connection.GTPConnection`` is
+one engine process and the conversation with it (commands out, ``=``/``?``
+replies in, each within a deadline and bounded by ``MAX_REPLY``: an engine that
+floods its pipe loses by an error; the process runs in a process group of its
+own and dies with the process that started it, even after a SIGKILL). The
+functions here (``find_moves``, ``play_command``, ``parse_genmove``) translate
+between positions and GTP moves, and ``GTPEngine`` is the Agent that plays
+through a connection.
+
 An agent sees only the position, not the moves that led to it, so
 ``GTPEngine`` works the moves out: from the position after its own last move
 it finds the opponent's reply (and any forced passes) that gives the position
@@ -19,53 +28,50 @@ records as a loss for the engine. A crashed engine is restarted and the game
 replayed into it, up to ``max_restarts`` times per game. Under a time limit
 ``play_game`` calls ``act_timed``: a move over the limit stops the engine (its
 whole process group) and raises ``MoveTimeout``; the next ``reset`` starts it
-again. The engine runs in a process group of its own and dies with the process
-that started it, even after a SIGKILL (``agents.play.processes``). Replies are
-bounded (``MAX_REPLY``): an engine that floods its pipe loses by an error.
+again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import queue
 import shlex
-import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
-from typing import Any
-
-import numpy as np
 
 from agents.base import MoveTimeout
-from agents.play import processes
+from agents.play.gtp_connection import MAX_REPLY, EngineDiedError, EngineError, GTPConnection
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, Action, action_name, parse_action
-from reversi_env.observation import Observation
+from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, WHITE, GameState, Player
 
+__all__ = [
+    "COLOUR_NAMES",
+    "MAX_REPLY",
+    "EngineError",
+    "GTPConnection",
+    "GTPEngine",
+    "find_moves",
+    "parse_genmove",
+    "play_command",
+    "replay",
+]
+
 COLOUR_NAMES = ("black", "white")
-_WEIGHTS = (1 << np.arange(64, dtype=np.uint64)).astype(np.uint64)
 _SEARCH_LIMIT = 200_000
 """Positions visited at most when reconstructing a game from its position."""
-MAX_REPLY = 1 << 16
-"""Characters of one reply read at most; a longer reply is the engine's error."""
 
 
-class EngineError(RuntimeError):
-    """The engine failed: no reply in time, a malformed or illegal reply, a
-    refused command, or a crash it did not recover from. Raised from ``act``,
-    it costs the engine the game."""
+# -- the game: positions and moves in GTP words -------------------------------
 
 
-class _EngineDiedError(EngineError):
-    """The engine process ended or its pipe broke (it may be restarted)."""
-
-
-def _planes_to_boards(observation: Observation) -> tuple[int, int]:
-    planes = np.asarray(observation["observation"]).reshape(64, 2) != 0
-    return int(_WEIGHTS[planes[:, 0]].sum()), int(_WEIGHTS[planes[:, 1]].sum())
+def replay(moves: Sequence[Action], start: GameState | None = None) -> GameState:
+    """The position after ``moves`` from ``start`` (the initial position by default)."""
+    state = GameState.initial() if start is None else start
+    for a in moves:
+        state = state.apply(a)
+    return state
 
 
 def find_moves(start: GameState, me: Player, mine: int, theirs: int, limit: int = _SEARCH_LIMIT) -> list[Action] | None:
@@ -105,6 +111,31 @@ def find_moves(start: GameState, me: Player, mine: int, theirs: int, limit: int 
     return dfs(start, [])
 
 
+def play_command(colour: Player, action: Action) -> str:
+    """The GTP command that plays ``action`` for ``colour``: ``play black d3``."""
+    return f"play {COLOUR_NAMES[colour]} {action_name(action).lower()}"
+
+
+def parse_genmove(reply: str, state: GameState, name: str) -> Action:
+    """The move in a ``genmove`` reply, legal in ``state``; EngineError (naming
+    the engine ``name``) for a malformed or illegal move or a resignation."""
+    words = reply.split()
+    if len(words) != 1:
+        raise EngineError(f"engine {name!r} sent a malformed move: {reply!r}")
+    if words[0].lower() == "resign":
+        raise EngineError(f"engine {name!r} resigned")
+    try:
+        action = parse_action(words[0])
+    except InvalidMoveError as e:
+        raise EngineError(f"engine {name!r} sent a malformed move: {reply!r}") from e
+    if not state.is_legal(action):
+        raise EngineError(f"engine {name!r} played the illegal move {reply!r} in\n{state}")
+    return action
+
+
+# -- the agent -----------------------------------------------------------------
+
+
 class GTPEngine:
     """An external engine as an Agent: ``GTPEngine("/usr/games/gtp-rhino")``.
 
@@ -138,9 +169,8 @@ class GTPEngine:
         self.max_restarts = int(max_restarts)
         self.restarts = 0
         """Restarts after a crash so far (all games)."""
-        self._proc: subprocess.Popen[Any] | None = None
+        self._connection: GTPConnection | None = None
         self._deadline: float | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
         self._colour: Player | None = None
         self._moves: list[Action] = []
         self._state: GameState | None = None
@@ -149,61 +179,26 @@ class GTPEngine:
         self._closed = False
         self._start()
 
-    # -- process -------------------------------------------------------------
+    # -- the engine's life -----------------------------------------------------
 
     def _start(self) -> None:
-        try:
-            proc = processes.popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as e:
-            raise EngineError(f"cannot start engine {shlex.join(self.command)!r}: {e}") from e
-        self._proc = proc
-        lines: queue.Queue[str | None] = queue.Queue()
-        self._lines = lines
-
-        def pump() -> None:
-            assert proc.stdout is not None
-            with contextlib.suppress(OSError, ValueError):
-                while line := proc.stdout.readline(MAX_REPLY):
-                    lines.put(line)
-            lines.put(None)
-
-        threading.Thread(target=pump, daemon=True, name=f"gtp-reader-{proc.pid}").start()
+        self._connection = GTPConnection(self.command, self.name)
         self._synced = 0
         self._command("boardsize 8", self.start_timeout)
         self._command("clear_board")
 
     def _kill(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        processes.stop(proc)
-        # stdout belongs to the reader thread, which sees EOF once the process is gone.
-        with contextlib.suppress(Exception):
-            if proc.stdin is not None:
-                proc.stdin.close()
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.stop()
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone. A
         ``reset()`` (a new game) starts it again."""
         self._closed = True
-        proc = self._proc
-        if proc is None:
-            return
-        if proc.poll() is None:
-            with contextlib.suppress(Exception):
-                assert proc.stdin is not None
-                proc.stdin.write("quit\n")
-                proc.stdin.flush()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=2)
-        self._kill()
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            connection.quit()
 
     def __enter__(self) -> GTPEngine:
         return self
@@ -220,65 +215,29 @@ class GTPEngine:
     @property
     def alive(self) -> bool:
         """Whether the engine process is running."""
-        return self._proc is not None and self._proc.poll() is None
+        return self._connection is not None and self._connection.alive
 
-    # -- protocol ------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        """The engine's process id, None when it is not started."""
+        return None if self._connection is None else self._connection.pid
 
     def _command(self, text: str, timeout: float | None = None) -> str:
-        """Send one command, return the reply's text; EngineError on a refusal,
-        a timeout or a dead engine (``_EngineDiedError`` for the last)."""
-        proc = self._proc
-        if proc is None or proc.poll() is not None:
-            raise _EngineDiedError(f"engine {self.name!r} is not running")
-        try:
-            assert proc.stdin is not None
-            proc.stdin.write(text + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError) as e:
-            raise _EngineDiedError(f"engine {self.name!r} died (writing {text!r})") from e
-        limit = self.timeout if timeout is None else timeout
-        deadline = time.monotonic() + limit
-        move_bound = self._deadline is not None and self._deadline < deadline
-        if self._deadline is not None and move_bound:
-            deadline = self._deadline
-        reply: list[str] = []
-        size = 0
-        while True:
-            try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                self._kill()
-                if move_bound:
-                    raise MoveTimeout(f"engine {self.name!r} gave no reply to {text!r} in time") from None
-                raise EngineError(f"engine {self.name!r} gave no reply to {text!r} within {limit:g} s") from None
-            if line is None:
-                raise _EngineDiedError(f"engine {self.name!r} died (waiting for the reply to {text!r})")
-            size += len(line)
-            if size > MAX_REPLY:
-                self._kill()
-                raise EngineError(f"engine {self.name!r} sent a reply to {text!r} over {MAX_REPLY} characters")
-            line = line.strip()
-            if not line:
-                if reply:
-                    break
-                continue
-            reply.append(line)
-        head = reply[0]
-        if head[:1] not in ("=", "?"):
-            raise EngineError(f"engine {self.name!r} sent a malformed reply to {text!r}: {' / '.join(reply)!r}")
-        body = "\n".join([head[1:].lstrip("0123456789").strip(), *reply[1:]]).strip()
-        if head[0] == "?":
-            raise EngineError(f"engine {self.name!r} refused {text!r}: {body!r}")
-        return body
+        """One command to the engine within ``timeout`` (``self.timeout`` by
+        default) and the move's deadline; its reply's text."""
+        connection = self._connection
+        if connection is None:
+            raise EngineDiedError(f"engine {self.name!r} is not running")
+        return connection.command(text, self.timeout if timeout is None else timeout, self._deadline)
 
     def send(self, command: str) -> str:
         """Send a raw GTP command (e.g. ``"showboard"``) and return the reply text."""
         try:
             return self._command(command)
-        except _EngineDiedError as e:
+        except EngineDiedError as e:
             raise EngineError(str(e)) from e
 
-    # -- agent ---------------------------------------------------------------
+    # -- the game --------------------------------------------------------------
 
     def reset(self) -> None:
         """A new game: forget the moves (the engine is cleared at its first
@@ -295,25 +254,20 @@ class GTPEngine:
 
     def _sync(self, observation: Observation) -> tuple[GameState, Player]:
         """Work out the game so far from the observation; return (state, colour)."""
-        mine, theirs = _planes_to_boards(observation)
+        shown = state_from_observation(observation)  # black to move: black holds the mover's discs
+        mine, theirs = shown.black, shown.white
         if self._state is not None and self._colour is not None:
             more = find_moves(self._state, self._colour, mine, theirs)
             if more is not None:
-                state = self._state
-                for a in more:
-                    state = state.apply(a)
                 self._moves.extend(more)
-                return state, self._colour
+                return replay(more, self._state), self._colour
         placed = bin(mine | theirs).count("1") - 4
         guesses = (BLACK, WHITE) if placed % 2 == 0 else (WHITE, BLACK)
         for colour in guesses:
             moves = find_moves(GameState.initial(), colour, mine, theirs)
             if moves is not None:
                 self._colour, self._moves, self._synced = colour, moves, -1
-                state = GameState.initial()
-                for a in moves:
-                    state = state.apply(a)
-                return state, colour
+                return replay(moves), colour
         raise EngineError(
             f"engine {self.name!r} cannot join the game: no move sequence from the initial position "
             "reaches the position shown (GTP engines need the game's moves)"
@@ -324,13 +278,11 @@ class GTPEngine:
         if self._synced < 0:
             self._command("clear_board")
             self._synced = 0
-        state = GameState.initial()
-        for a in self._moves[: self._synced]:
-            state = state.apply(a)
+        state = replay(self._moves[: self._synced])
         for a in self._moves[self._synced :]:
             try:
-                self._command(f"play {COLOUR_NAMES[state.player]} {action_name(a).lower()}")
-            except _EngineDiedError:
+                self._command(play_command(state.player, a))
+            except EngineDiedError:
                 raise
             except EngineError:
                 # Some engines (gtp-rhino) skip a forced pass themselves and
@@ -345,10 +297,10 @@ class GTPEngine:
         while True:
             try:
                 if not self.alive:
-                    raise _EngineDiedError(f"engine {self.name!r} is not running")
+                    raise EngineDiedError(f"engine {self.name!r} is not running")
                 self._push()
                 return self._command(f"genmove {COLOUR_NAMES[colour]}")
-            except _EngineDiedError as e:
+            except EngineDiedError as e:
                 self._kill()
                 if self._closed:
                     # close() from another thread (a move that timed out in play_game).
@@ -359,7 +311,7 @@ class GTPEngine:
                 self.restarts += 1
                 try:
                     self._start()
-                except _EngineDiedError as e2:
+                except EngineDiedError as e2:
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
@@ -382,18 +334,7 @@ class GTPEngine:
             self._state = state.apply(PASS)
             return PASS
         try:
-            reply = self._genmove(colour)
-            words = reply.split()
-            if len(words) != 1:
-                raise EngineError(f"engine {self.name!r} sent a malformed move: {reply!r}")
-            if words[0].lower() == "resign":
-                raise EngineError(f"engine {self.name!r} resigned")
-            try:
-                action = parse_action(words[0])
-            except InvalidMoveError as e:
-                raise EngineError(f"engine {self.name!r} sent a malformed move: {reply!r}") from e
-            if not state.is_legal(action):
-                raise EngineError(f"engine {self.name!r} played the illegal move {reply!r} in\n{state}")
+            action = parse_genmove(self._genmove(colour), state, self.name)
         except EngineError:
             self._state, self._synced = None, -1
             raise

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
+import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def _load_prctl() -> Callable[..., int] | None:
     if not sys.platform.startswith("linux"):
         return None
     with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)  # the C library Python runs on, found without a search
         prctl: Callable[..., int] = libc.prctl
         return prctl
     return None
@@ -51,23 +52,31 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
-def _child_setup() -> None:
-    """``preexec_fn`` of ``popen``: a process group of its own, death with the parent."""
-    os.setpgid(0, 0)
-    die_with_parent()
+def _check_program(program: str, path: str | None) -> None:
+    """Raise the error Popen raises for a program it cannot start (not found:
+    FileNotFoundError; not executable: PermissionError), which a launcher would
+    only meet after the fork."""
+    if shutil.which(program, path=path) is not None:
+        return
+    if os.sep in program and os.path.exists(program):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), program)
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
 
 
 def popen(args: list[str], *, ours: bool = False, **kwargs: Any) -> subprocess.Popen[Any]:
     """``subprocess.Popen(args, **kwargs)`` for a child that dies with us and
-    can be stopped as a group (see the module docstring). A child running
-    ``ours`` (our own Python code) asks for its parent-death signal itself
-    (``die_with_parent``), so no Python runs between fork and exec; another
-    program gets it from a ``preexec_fn``."""
+    can be stopped as a group (see the module docstring), with no Python run
+    between fork and exec (a ``preexec_fn`` is unsafe with threads). A child
+    running ``ours`` (our own Python code) asks for its parent-death signal
+    itself (``die_with_parent``); another program is started through this
+    module run as a script, which asks for it and then execs the program. A
+    program that cannot be run raises here what Popen would (``_check_program``)."""
     if os.name == "posix":
-        if ours:
-            kwargs["process_group"] = 0
-        else:
-            kwargs["preexec_fn"] = _child_setup
+        kwargs["process_group"] = 0
+        if not ours and _PRCTL is not None:
+            if "cwd" not in kwargs:
+                _check_program(args[0], (kwargs.get("env") or os.environ).get("PATH"))
+            args = [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), *args]
     return subprocess.Popen(args, **kwargs)
 
 
@@ -92,3 +101,9 @@ def stop(proc: subprocess.Popen[Any] | None, grace: float = GRACE) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(Exception):
         proc.wait(timeout=5)
+
+
+if __name__ == "__main__":
+    # python processes.py PARENT PROGRAM ARGS...: die with PARENT, become PROGRAM.
+    die_with_parent(int(sys.argv[1]))
+    os.execvp(sys.argv[2], sys.argv[2:])

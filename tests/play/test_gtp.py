@@ -214,8 +214,8 @@ def test_close_ends_the_process(tmp_path: Path) -> None:
 
 def test_a_late_engine_loses_on_time_and_its_process_is_killed_at_once(tmp_path: Path) -> None:
     engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
-    assert engine._proc is not None
-    pid = engine._proc.pid
+    assert engine.pid is not None
+    pid = engine.pid
     moved: list[float] = []
     result = play_game(engine, RandomAgent(seed=5), time_limit=1.0, on_move=lambda m, s: moved.append(time.monotonic()))
     late = time.monotonic() - moved[-1]  # from the opponent's last move to the verdict
@@ -251,7 +251,7 @@ def test_the_engine_dies_with_its_parent_even_after_sigkill() -> None:
     root = Path(__file__).resolve().parents[2]
     code = (
         "import time\nfrom agents.play.gtp import GTPEngine\n"
-        f"e = GTPEngine({RHINO!r})\nprint(e._proc.pid, flush=True)\ntime.sleep(120)\n"
+        f"e = GTPEngine({RHINO!r})\nprint(e.pid, flush=True)\ntime.sleep(120)\n"
     )
     parent = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(root)}
