@@ -29,6 +29,7 @@ from torch import nn
 from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
 from reversi_env.bitboard import U0, U1, legal_moves
+from reversi_env.symmetry import SYMMETRIES
 
 NUM_ACTIONS = 65
 PASS = 64
@@ -76,24 +77,6 @@ def encode(mover: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 # -- symmetries --------------------------------------------------------------------
-
-
-def _symmetries() -> np.ndarray:
-    rows, cols = np.divmod(np.arange(64), 8)
-    maps = []
-    for transpose in (False, True):
-        for flip_rows in (False, True):
-            for flip_cols in (False, True):
-                r, c = (cols, rows) if transpose else (rows, cols)
-                r = 7 - r if flip_rows else r
-                c = 7 - c if flip_cols else c
-                maps.append(np.append(r * 8 + c, PASS))
-    return np.array(maps, dtype=np.int64)
-
-
-SYMMETRIES = _symmetries()
-"""``SYMMETRIES[k][a]``: where action ``a`` (0-64) goes under symmetry ``k``
-(0 is the identity; PASS always maps to PASS)."""
 
 
 def augment(

@@ -39,6 +39,7 @@ from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 from reversi_env.state import GameState
+from reversi_env.symmetry import SYMMETRIES
 
 BASE_PATTERNS: dict[str, tuple[int, ...]] = {
     "edge_x": (0, 1, 2, 3, 4, 5, 6, 7, 9, 14),  # A1-H1 with the X-squares B2 and G2
@@ -69,21 +70,6 @@ MAX_PATTERN = 10
 """The most squares of any window."""
 
 
-def _symmetries() -> list[np.ndarray]:
-    """The 8 board symmetries, each as a square -> square map."""
-    rows, cols = np.divmod(np.arange(64), 8)
-    maps = []
-    for transpose in (False, True):
-        for flip_rows in (False, True):
-            for flip_cols in (False, True):
-                r, c = (cols, rows) if transpose else (rows, cols)
-                r = 7 - r if flip_rows else r
-                c = 7 - c if flip_cols else c
-                maps.append((r * 8 + c).astype(np.int64))
-    return maps
-
-
-SYMMETRIES = _symmetries()
 """The 8 symmetries of the board (identity first), as int64 square maps of 64."""
 
 
