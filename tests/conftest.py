@@ -95,3 +95,15 @@ def usage_error(examples_importable: Path, capsys: pytest.CaptureFixture[str]) -
         return capsys.readouterr().err
 
     return run
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """The ``reversi`` command run in-process (the same ``main`` the console script
+    calls, without a subprocess start-up): its exit status and what it wrote to stderr."""
+    from agents.ui.cli import main
+
+    try:
+        status = main(args)
+    except SystemExit as e:
+        status = int(e.code or 0)
+    return status, capsys.readouterr().err

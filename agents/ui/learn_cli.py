@@ -17,17 +17,7 @@ from typing import Any
 
 from agents.learn.selfplay import SelfPlayConfig
 from agents.learn.train import TrainConfig, train_to_file
-from agents.ui.options import positive_float, positive_int
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
-    return value
+from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 
 
 def _unit(text: str) -> float:
@@ -49,12 +39,12 @@ def register(subparsers: Any) -> None:
         "playing with the latest weights and refitting. Writes a weights file (.npz).",
     )
     p.add_argument("--games", type=positive_int, required=True, help="self-play games in all rounds")
-    p.add_argument("--seed", type=_non_negative_int, default=0, help="seed of every game (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed of every game (default 0)")
     p.add_argument("--out", required=True, help="weights file to write (.npz)")
     p.add_argument("--rounds", type=positive_int, default=4, help="play-and-refit rounds (default 4)")
     p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
-    p.add_argument("--exact-empties", type=_non_negative_int, default=12, help="solve exactly from here (12)")
+    p.add_argument("--exact-empties", type=bounded_int(0, 60), default=12, help="solve exactly from here (12)")
     p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (0.1)")
     p.add_argument("--opening-plies", type=positive_int, default=10, help="most random opening plies (10)")
     p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (0.7)")

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from agents.arena.tournament import FORMAT_VERSION, ScheduledGame, Tournament, play_scheduled, run_tournament
 from agents.play.match import GameResult
-from agents.ui.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 RHINO = "/usr/games/gtp-rhino"
@@ -22,14 +22,6 @@ RHINO = "/usr/games/gtp-rhino"
 
 def reversi(*args: str) -> list[str]:
     return [sys.executable, "-m", "agents", *args]
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    try:
-        status = main(args)
-    except SystemExit as e:
-        status = int(e.code or 0)
-    return status, capsys.readouterr().err
 
 
 def test_a_player_that_cannot_start_loses_its_game_with_reason_error() -> None:
@@ -46,7 +38,7 @@ def test_the_arena_refuses_a_player_that_cannot_load_before_playing(
     broken = tmp_path / "broken.py"
     broken.write_text("raise ImportError('this player is broken')\n")
     out = tmp_path / "r.jsonl"
-    status, err = run_main(["arena", "random", f"python:{broken}:make", "--out", str(out), "--no-progress"], capsys)
+    status, err = run_cli(["arena", "random", f"python:{broken}:make", "--out", str(out), "--no-progress"], capsys)
     assert status == 2
     assert "this player is broken" in err and "Traceback" not in err
     assert len(err.strip().splitlines()) <= 2  # the plan line, then one error line
@@ -138,14 +130,14 @@ def test_a_bare_resume_never_starts_a_program_named_in_the_file(
     marker = tmp_path / "pwned"
     out = tmp_path / "r.jsonl"
     results_file(out, ["random", f"gtp:/bin/sh -c 'touch {marker}'"])
-    status, err = run_main(["arena", "--resume", "--out", str(out), "--no-progress"], capsys)
+    status, err = run_cli(["arena", "--resume", "--out", str(out), "--no-progress"], capsys)
     assert status == 2
     assert "never starts them" in err and "Traceback" not in err
     assert not marker.exists()
     # The same file with built-in players only is resumed as it is.
     plain = tmp_path / "plain.jsonl"
     results_file(plain, ["random", "greedy"])
-    status, err = run_main(["arena", "--resume", "--out", str(plain), "--no-progress"], capsys)
+    status, err = run_cli(["arena", "--resume", "--out", str(plain), "--no-progress"], capsys)
     assert status == 0, err
 
 
@@ -155,7 +147,7 @@ def test_resume_with_players_that_differ_from_the_file_is_refused(
     marker = tmp_path / "pwned"
     out = tmp_path / "r.jsonl"
     results_file(out, ["random", f"gtp:/bin/sh -c 'touch {marker}'"])
-    status, err = run_main(["arena", "random", "greedy", "--resume", "--out", str(out), "--no-progress"], capsys)
+    status, err = run_cli(["arena", "random", "greedy", "--resume", "--out", str(out), "--no-progress"], capsys)
     assert status == 2 and "different tournament" in err
     assert not marker.exists()
 
@@ -175,7 +167,7 @@ def test_hostile_results_files_get_one_clear_line(
 ) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(content + '{"type":"game"}\n')  # a second line, so the first is not taken as a torn write
-    status, err = run_main(["ratings", str(bad)], capsys)
+    status, err = run_cli(["ratings", str(bad)], capsys)
     assert status == 2
     assert needle in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
@@ -195,6 +187,6 @@ def test_bad_arena_options_fail_fast_in_one_line(
     tmp_path: Path, args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     t0 = time.monotonic()
-    status, err = run_main(["arena", "random", "greedy", *args, "--out", str(tmp_path / "r.jsonl")], capsys)
+    status, err = run_cli(["arena", "random", "greedy", *args, "--out", str(tmp_path / "r.jsonl")], capsys)
     assert status == 2 and needle in err and "Traceback" not in err
     assert time.monotonic() - t0 < 5.0

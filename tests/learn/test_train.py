@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
@@ -111,11 +112,7 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
 def test_cli_bad_input_is_one_clear_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    try:
-        status = main(["train-eval", "--out", str(tmp_path / "w.npz"), "--no-progress", *argv])
-    except SystemExit as e:
-        status = int(e.code or 0)
+    status, err = run_cli(["train-eval", "--out", str(tmp_path / "w.npz"), "--no-progress", *argv], capsys)
     assert status == 2
-    err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not (tmp_path / "w.npz").exists()

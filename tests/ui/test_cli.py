@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from agents.base import QuitGame
 from agents.play.human import HumanPlayer, mcts_hint
@@ -246,13 +247,9 @@ def test_each_rejected_try_is_shown_as_it_happens(tmp_path: Path) -> None:
 def test_bad_command_lines_exit_2_with_a_message(
     args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # In-process, through the same main() the console script calls: no subprocess start-up per case.
-    try:
-        status = main(args)
-    except SystemExit as e:
-        status = e.code  # type: ignore[assignment]
+    status, err = run_cli(args, capsys)
     assert status == 2
-    assert needle in capsys.readouterr().err
+    assert needle in err
 
 
 def test_help_lists_the_subcommands_and_specs(capsys: pytest.CaptureFixture[str]) -> None:

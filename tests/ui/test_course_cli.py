@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import TEST_DATA
+from conftest import TEST_DATA, run_cli
 
 from agents.play.match import GameResult, play_game
 from agents.play.records import from_ggf, load_record, write_record
@@ -222,12 +222,8 @@ def test_mcts_says_it_is_thinking_and_what_it_found() -> None:
 def test_bad_gui_and_record_options_exit_2_with_one_line(
     args: list[str], needle: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    try:
-        status = main(args)
-    except SystemExit as e:
-        status = e.code  # type: ignore[assignment]
+    status, err = run_cli(args, capsys)
     assert status == 2
-    err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err
 
 
