@@ -7,7 +7,7 @@ import importlib
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +45,17 @@ def assert_plays_full_legal_games(player: Agent, games: int = 4, opponents: Sequ
         result = play_game(black, white, time_limit=None, max_illegal=1)
         assert result.reason == "end", result.summary() + "\n" + result.details
         assert result.final_state().is_terminal()
+
+
+@pytest.fixture
+def pygame_display() -> Iterator[None]:
+    """pygame's display and fonts up for one test, on the dummy driver set above."""
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
 
 
 @pytest.fixture

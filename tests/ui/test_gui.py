@@ -6,40 +6,19 @@ import importlib
 import os
 import textwrap
 import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import numpy as np
 import pygame
 import pytest
+from gui_driver import WAIT, click_at, click_square, frame_of, run_until
 
 from agents.ui.gui import BOARD_SIZE, WINDOW_SIZE, GuiApp
 from reversi_env import GameState, parse_square, square_name
 from reversi_env.notation import PASS
 from reversi_env.render import BLACK_DISC, BOARD_GREEN, WHITE_DISC, square_rect
 
-WAIT = 60.0  # seconds before a stuck AI fails a test (never reached when it works)
-
-
-@pytest.fixture(autouse=True)
-def pygame_up() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
-
-
-def click_at(app: GuiApp, pos: tuple[int, int]) -> None:
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
-
-
-def click_square(app: GuiApp, name: str) -> None:
-    x, y, w, h = square_rect(parse_square(name), size=BOARD_SIZE)
-    click_at(app, (x + w // 2, y + h // 2))
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def click_button(app: GuiApp, name: str) -> None:
@@ -48,13 +27,7 @@ def click_button(app: GuiApp, name: str) -> None:
 
 
 def wait_for_human(app: GuiApp) -> None:
-    deadline = time.monotonic() + WAIT
-    while True:
-        app.update()
-        if app.state.is_terminal() or (app.state.player == app.human and not app.thinking):
-            return
-        assert time.monotonic() < deadline, f"the AI did not answer: {app.status()}"
-        time.sleep(0.01)
+    run_until(app, lambda: app.state.is_terminal() or (app.state.player == app.human and not app.thinking))
 
 
 def disc_pixel(frame: pygame.Surface, name: str) -> tuple[int, int, int]:
@@ -62,12 +35,6 @@ def disc_pixel(frame: pygame.Surface, name: str) -> tuple[int, int, int]:
     x, y, w, h = square_rect(parse_square(name), size=BOARD_SIZE)
     r, g, b, *_ = frame.get_at((x + w // 2 + w // 4, y + h // 2))
     return (r, g, b)
-
-
-def frame_of(app: GuiApp) -> pygame.Surface:
-    surface = pygame.Surface(WINDOW_SIZE)
-    app.draw(surface)
-    return surface
 
 
 def test_the_first_frame_shows_the_start_position() -> None:
@@ -168,11 +135,7 @@ def test_the_window_keeps_working_while_the_ai_thinks(tmp_path: Path, monkeypatc
 
 
 def wait_for_end(app: GuiApp) -> None:
-    deadline = time.monotonic() + WAIT
-    while not app.flow.over:
-        app.update()
-        assert time.monotonic() < deadline, app.status()
-        time.sleep(0.01)
+    run_until(app, lambda: app.flow.over)
 
 
 def test_an_ai_that_raises_loses_and_the_dialog_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,14 +159,14 @@ def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch:
     slow_policy_module(tmp_path, monkeypatch)
     app = GuiApp(ai=f"python:{tmp_path / 'gui_slow_policy.py'}:cheat")
     click_square(app, "D3")
-    seen = []
-    deadline = time.monotonic() + WAIT
-    while not app.flow.over:
-        app.update()
+    seen: list[str] = []
+
+    def over_noting_messages() -> bool:
         if app.message not in seen:
             seen.append(app.message)
-        assert time.monotonic() < deadline
-        time.sleep(0.005)
+        return app.flow.over
+
+    run_until(app, over_noting_messages)
     assert "White tried A1: not a legal move, 2 tries left." in seen
     assert "White tried A1: not a legal move, 1 try left." in seen
     assert seen[-1] == "White tried A1: not a legal move. 3 illegal moves: white loses."

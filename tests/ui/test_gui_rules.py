@@ -9,53 +9,19 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 import pytest
 from conftest import REPO_ROOT
+from gui_driver import click_square, frame_of, press_key, run_until
 
 from agents.play.records import load_record, write_record
 from agents.ui.gui import BOARD_SIZE, WINDOW_SIZE, GuiApp
 from reversi_env import GameState, parse_square
 from reversi_env.render import BOARD_GREEN, square_rect
 
-WAIT = 60.0  # seconds before a stuck AI fails a test (never reached when it works)
-
-
-@pytest.fixture(autouse=True)
-def pygame_up() -> Iterator[None]:
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
-
-
-def click_square(app: GuiApp, name: str) -> None:
-    x, y, w, h = square_rect(parse_square(name), size=BOARD_SIZE)
-    app.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
-
-
-def press_key(app: GuiApp, key: int, mod: int = 0) -> None:
-    app.handle_event(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod))
-
-
-def frame_of(app: GuiApp) -> pygame.Surface:
-    surface = pygame.Surface(WINDOW_SIZE)
-    app.draw(surface)
-    return surface
-
-
-def run_until(app: GuiApp, done: object) -> None:
-    deadline = time.monotonic() + WAIT
-    while not done():  # type: ignore[operator]
-        app.update()
-        assert time.monotonic() < deadline, app.status()
-        time.sleep(0.01)
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 @pytest.fixture
