@@ -29,7 +29,7 @@ from agents.arena.tournament import (
     run_tournament,
 )
 from agents.play.datafiles import write_text_atomic
-from agents.ui.options import bounded_int, positive_int, seed_int, time_limit
+from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int
 
 ARENA_EPILOG = """\
 Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
@@ -64,10 +64,7 @@ def register(subparsers: Any) -> None:
         help="plies of a random opening (default 4)",
     )
     arena.add_argument("--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed")
-    arena.add_argument(
-        "--time-limit", type=time_limit, default=60.0, help="seconds per move (default 60; 'off' for none)"
-    )
-    arena.add_argument("--max-illegal", type=positive_int, default=3, help="illegal moves at one turn that lose")
+    add_rule_options(arena)
     arena.add_argument("--jobs", type=positive_int, default=None, help="parallel games (default: number of cores)")
     arena.add_argument("--backend", choices=("local", "ray"), default="local", help="process pool or Ray tasks")
     arena.add_argument("--address", help="Ray cluster address (default: start a local instance)")

@@ -18,7 +18,7 @@ from typing import Any
 from agents.play.gtp_server import GTPServer
 from agents.play.nboard import NBoardServer
 from agents.play.specs import SpecError
-from agents.ui.options import player_spec, positive_float, seed_int
+from agents.ui.options import add_think_time_option, player_spec, seed_int
 
 
 def _serve(command: str, make: Callable[[], GTPServer | NBoardServer]) -> int:
@@ -56,13 +56,7 @@ def nboard_command(args: argparse.Namespace) -> int:
 def _engine_options(parser: argparse.ArgumentParser) -> None:
     """The options both engine front ends take."""
     parser.add_argument("--player", type=player_spec, default="mcts", metavar="SPEC", help="the player (default mcts)")
-    parser.add_argument(
-        "--time",
-        type=positive_float,
-        default=2.0,
-        metavar="SECONDS",
-        help="MCTS thinking time per move when its spec sets neither time nor sims (default 2)",
-    )
+    add_think_time_option(parser)
     parser.add_argument("--seed", type=seed_int, default=None, help="seed for the players that take one")
 
 

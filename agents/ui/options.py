@@ -1,5 +1,6 @@
-"""Argument types every subcommand shares: each turns bad text into one clear
-argparse error line, never a traceback."""
+"""Argument types and options every subcommand shares: each type turns bad text
+into one clear argparse error line, never a traceback; each option reads the
+same in every subcommand that takes it."""
 
 from __future__ import annotations
 
@@ -65,3 +66,33 @@ def player_spec(text: str) -> str:
 
 seed_int = bounded_int(0, 2**63 - 1)
 """An argument type: a seed, 0 to 2**63 - 1 (what numpy and the arena's derived seeds hold)."""
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    """``--time-limit`` and ``--max-illegal``: the course's rules (60 s a move,
+    three illegal tries), the same wherever games are played."""
+    parser.add_argument(
+        "--time-limit",
+        type=time_limit,
+        default=60.0,
+        metavar="SECONDS",
+        help="a move slower than this loses, people's too (default 60, the course's rule; 'off' for none)",
+    )
+    parser.add_argument(
+        "--max-illegal",
+        type=positive_int,
+        default=3,
+        metavar="N",
+        help="illegal moves at one turn that lose (default 3, the course's rule)",
+    )
+
+
+def add_think_time_option(parser: argparse.ArgumentParser) -> None:
+    """``--time``: the thinking time of an MCTS spec that sets no budget of its own."""
+    parser.add_argument(
+        "--time",
+        type=positive_float,
+        default=2.0,
+        metavar="SECONDS",
+        help="MCTS thinking time per move when its spec sets neither time nor sims (default 2)",
+    )

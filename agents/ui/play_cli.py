@@ -20,7 +20,12 @@ from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.records import RecordError, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError
-from agents.ui.options import player_spec, positive_float, positive_int, seed_int, time_limit
+from agents.ui.options import (
+    add_rule_options,
+    add_think_time_option,
+    player_spec,
+    seed_int,
+)
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
@@ -361,23 +366,8 @@ def register(sub: Any) -> None:
         "--black", type=player_spec, default="human", metavar="SPEC", help="black's player (default human)"
     )
     play.add_argument("--white", type=player_spec, default="mcts", metavar="SPEC", help="white's player (default mcts)")
-    play.add_argument(
-        "--time",
-        type=positive_float,
-        default=2.0,
-        metavar="SECONDS",
-        help="MCTS thinking time per move when its spec sets neither time nor sims (default 2)",
-    )
-    play.add_argument(
-        "--time-limit",
-        type=time_limit,
-        default=60.0,
-        metavar="SECONDS",
-        help="a move slower than this loses, humans' too (default 60, the course's rule; 'off' for none)",
-    )
-    play.add_argument(
-        "--max-illegal", type=positive_int, default=3, metavar="N", help="illegal moves at one turn that lose"
-    )
+    add_think_time_option(play)
+    add_rule_options(play)
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the agents that take one")
     play.add_argument(
         "--save", metavar="FILE", help="write the game record: FILE.ggf as GGF, FILE.txt a transcript, else JSON"
@@ -404,16 +394,7 @@ def register(sub: Any) -> None:
         default="ai",
         help="you against the AI (default), two people, or the AI against itself",
     )
-    gui.add_argument(
-        "--time-limit",
-        type=time_limit,
-        default=60.0,
-        metavar="SECONDS",
-        help="a move slower than this loses, people too (default 60; 'off' for none)",
-    )
-    gui.add_argument(
-        "--max-illegal", type=positive_int, default=3, metavar="N", help="illegal AI moves at one turn that lose"
-    )
+    add_rule_options(gui)
     gui.add_argument("--seed", type=seed_int, default=None, help="seed for the AI")
     gui.add_argument(
         "--save", default="reversi-game.json", metavar="FILE", help="where Save writes (default reversi-game.json)"
