@@ -58,7 +58,7 @@ ORDER_SEARCH_DEPTH = 6
 ORDER_SEARCH_PLIES = 2
 """The depth of that shallow ordering search."""
 IID_EMPTIES = 17
-IID_DEPTH = 6
+IID_DEPTH = 4
 """An exact node with this many empties or more and nothing in the table first
 searches ``IID_DEPTH`` plies heuristically for a move to try first."""
 _BUF_KEYS = 40
