@@ -52,7 +52,7 @@ TABLE_ENTRIES = 1 << 20
 
 PRESEARCH_FIRST_DEPTH = 2
 PRESEARCH_SHORT = 12
-PRESEARCH_MAX_DEPTH = 8
+PRESEARCH_MAX_DEPTH = 10
 """Before an exact solve the root is searched heuristically with the learned
 evaluation from depth 2 up to ``PRESEARCH_SHORT`` plies short of the end (at
 most ``PRESEARCH_MAX_DEPTH``), two plies at a time: the score's estimate, and
