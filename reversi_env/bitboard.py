@@ -65,14 +65,45 @@ def lowest_square(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def highest_square(typingctx, x):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero uint64 (``ctlz``)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        zeros = builder.ctlz(args[0], context.get_constant(types.boolean, True))
+        return builder.sub(context.get_constant(types.uint64, 63), zeros)
+
+    return sig, codegen
+
+
+def _rays() -> np.ndarray:
+    """``_RAYS[square, d]``: the squares seen from ``square`` in direction ``d``, nearest
+    first; directions 0-3 go towards higher squares, 4-7 towards lower ones."""
+    steps = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))
+    rays = np.zeros((64, 8), dtype=np.uint64)
+    for square in range(64):
+        for d, (dy, dx) in enumerate(steps):
+            y, x, ray = square // 8 + dy, square % 8 + dx, 0
+            while 0 <= y < 8 and 0 <= x < 8:
+                ray |= 1 << (8 * y + x)
+                y, x = y + dy, x + dx
+            rays[square, d] = ray
+    return rays
+
+
+_RAYS = _rays()
+
+
 @njit(cache=True, inline="always")
 def _fill_moves_fwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
+    # Runs of o after p: one square, two, then doubled twice (o pairs) up to six.
     t = o & (p << s)
     t |= o & (t << s)
-    t |= o & (t << s)
-    t |= o & (t << s)
-    t |= o & (t << s)
-    t |= o & (t << s)
+    pairs = o & (o << s)
+    s2 = s + s
+    t |= pairs & (t << s2)
+    t |= pairs & (t << s2)
     return t << s
 
 
@@ -80,10 +111,10 @@ def _fill_moves_fwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
 def _fill_moves_bwd(p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
     t = o & (p >> s)
     t |= o & (t >> s)
-    t |= o & (t >> s)
-    t |= o & (t >> s)
-    t |= o & (t >> s)
-    t |= o & (t >> s)
+    pairs = o & (o >> s)
+    s2 = s + s
+    t |= pairs & (t >> s2)
+    t |= pairs & (t >> s2)
     return t >> s
 
 
@@ -98,44 +129,28 @@ def legal_moves(p: np.uint64, o: np.uint64) -> np.uint64:
     return m & ~(p | o)
 
 
-@njit(cache=True, inline="always")
-def _ray_fwd(m: np.uint64, p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
-    f = o & (m << s)
-    f |= o & (f << s)
-    f |= o & (f << s)
-    f |= o & (f << s)
-    f |= o & (f << s)
-    f |= o & (f << s)
-    if p & (f << s):
-        return f
-    return U0
-
-
-@njit(cache=True, inline="always")
-def _ray_bwd(m: np.uint64, p: np.uint64, o: np.uint64, s: np.uint64) -> np.uint64:
-    f = o & (m >> s)
-    f |= o & (f >> s)
-    f |= o & (f >> s)
-    f |= o & (f >> s)
-    f |= o & (f >> s)
-    f |= o & (f >> s)
-    if p & (f >> s):
-        return f
-    return U0
-
-
 @njit(uint64(uint64, uint64, uint64), cache=True)
 def flips(p: np.uint64, o: np.uint64, square: np.uint64) -> np.uint64:
     """Opponent discs flipped when the player ``p`` places on ``square`` (0-63).
 
-    Unchecked: an occupied or illegal square gives a meaningless (often 0) result.
+    Along each ray from ``square`` the first square that is not the opponent's
+    ends the run: the run flips if that square is the player's. Unchecked: an
+    occupied square gives a meaningless result (an illegal empty one gives 0).
     """
-    m = U1 << square
-    om = o & NOT_EDGE_FILES
-    f = _ray_fwd(m, p, om, _S1) | _ray_bwd(m, p, om, _S1)
-    f |= _ray_fwd(m, p, o, _S8) | _ray_bwd(m, p, o, _S8)
-    f |= _ray_fwd(m, p, om, _S7) | _ray_bwd(m, p, om, _S7)
-    f |= _ray_fwd(m, p, om, _S9) | _ray_bwd(m, p, om, _S9)
+    f = U0
+    for d in range(4):
+        ray = _RAYS[square, d]
+        stop = ray & ~o
+        first = stop & (U0 - stop)  # the nearest: the lowest square of the ray
+        if first & p:
+            f |= ray & (first - U1)
+    for d in range(4, 8):
+        ray = _RAYS[square, d]
+        stop = ray & ~o
+        if stop != U0:
+            first = U1 << highest_square(stop)  # the nearest: the highest square
+            if first & p:
+                f |= ray & ~((first << U1) - U1)
     return f
 
 

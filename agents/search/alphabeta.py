@@ -7,9 +7,11 @@ Once ``depth`` reaches the number of empty squares the search is exact: it
 plays to the end of the game, orders moves fastest-first (fewest replies for
 the opponent, odd regions first), cuts on stable discs, and hands the last
 ``SHALLOW_EMPTIES`` squares to the unhashed kernels of
-``agents.search.lastmoves``. Above the leaves every node probes and stores the
-transposition table (``agents.search.tt``) and cuts when a child's stored
-bound already refutes it (enhanced transposition cut-off); moves are tried TT
+``agents.search.lastmoves``; high in an exact tree the evaluation of the child
+joins the ordering. Above the leaves every node probes and stores the
+transposition table (``agents.search.tt``) and (except low in an exact tree)
+cuts when a child's stored bound already refutes it (enhanced transposition
+cut-off); moves are tried TT
 move first, then by the evaluation of the position they lead to (or, near the
 leaves, by the opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up
 by a shallow search; a deep exact node with no TT move first finds one by a
@@ -58,9 +60,17 @@ ORDER_SEARCH_DEPTH = 6
 ORDER_SEARCH_PLIES = 2
 """The depth of that shallow ordering search."""
 IID_EMPTIES = 17
-IID_DEPTH = 6
+IID_DEPTH = 4
 """An exact node with this many empties or more and nothing in the table first
 searches ``IID_DEPTH`` plies heuristically for a move to try first."""
+ETC_EMPTIES = 13
+"""Exact nodes with fewer empties skip the enhanced transposition cut-off (the
+probes of every child cost more than they save there)."""
+EXACT_EVAL_EMPTIES = 13
+EXACT_EVAL_KEY = 8
+"""Exact nodes with this many empties or more also order their moves by the
+evaluation of the child: ``EXACT_EVAL_KEY`` ordering units a disc (a reply
+for the opponent costs 16)."""
 _BUF_KEYS = 40
 _BUF_FLIPS = 80
 """Scratch row layout: squares in columns 0..39, their ordering keys in 40..79, their flips in 80..119."""
@@ -175,9 +185,10 @@ def pvs(
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
         # Enhanced transposition cut-off: a child already known bad enough for the opponent.
-        c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
-        if c_found and c_depth >= child_depth and -c_hi >= beta:
-            return -c_hi
+        if not exact or n_empty >= ETC_EMPTIES:
+            c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
+            if c_found and c_depth >= child_depth and -c_hi >= beta:
+                return -c_hi
         if np.int64(sq) == tt_move:
             key = -INF
         elif exact:
@@ -187,6 +198,8 @@ def pvs(
             key += 2 * np.int64(popcount(_neighbours(no) & empty))
             if (U1 << sq) & odd:
                 key -= 4
+            if n_empty >= EXACT_EVAL_EMPTIES:
+                key += EXACT_EVAL_KEY * evaluate(np_, no, weights) // DISC  # type: ignore[operator]
         elif depth >= ORDER_SEARCH_DEPTH:
             key = pvs(np_, no, np.int64(ORDER_SEARCH_PLIES), -INF, INF, table, stats, buf, evaluate, weights)
         elif depth >= ORDER_EVAL_DEPTH:

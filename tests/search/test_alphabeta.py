@@ -76,6 +76,47 @@ def test_solver_on_ffo_positions(number: int) -> None:
     assert {m for m, v in moves.items() if v == known} >= {square_name(a) for a in sol.best_actions}
 
 
+@pytest.mark.parametrize("empties", [3, 5, 8])
+@pytest.mark.parametrize("scoring", ["count", "wof"])
+def test_one_best_move_is_a_best_move(empties: int, scoring: str) -> None:
+    for state in endgame_positions(empties, 6):
+        sol = Solver(1 << 12).solve(state, scoring=scoring, all_best=False)
+        assert sol is not None
+        assert sol.score == brute_force(state, scoring == "wof"), str(state)
+        (move,) = sol.best_actions
+        assert -brute_force(state.apply(move), scoring == "wof") == sol.score
+
+
+@pytest.mark.parametrize("number", [20, 21, 22, 23])
+def test_one_best_move_on_ffo_positions(number: int) -> None:
+    _, state, moves = read_ffo()[number - 20]
+    sol = Solver().solve(state, scoring="wof", all_best=False)
+    assert sol is not None
+    (move,) = sol.best_actions
+    assert (sol.score, moves.get(square_name(move))) == (max(moves.values()), max(moves.values()))
+
+
+@njit(EVAL_SIGNATURE, cache=True)
+def _claims_a_big_win(p: np.uint64, o: np.uint64, weights: np.ndarray) -> np.int64:
+    return np.int64(weights[0] * DISC)
+
+
+@pytest.mark.parametrize("claim", [-60.0, -12.0, 0.0, 12.0, 60.0])
+def test_the_solver_is_exact_from_any_estimate(claim: float) -> None:
+    # A silly evaluation (every position worth ``claim`` discs to the mover) makes the
+    # estimate wrong by up to 60 discs: the windows must still find the exact score.
+    silly = Evaluation("claim", _claims_a_big_win, np.array([claim], dtype=np.float32))
+    for scoring in ("count", "wof"):
+        for state in endgame_positions(14, 3):
+            reference = Solver(1 << 16, HAND_EVALUATION).score_all(state, scoring=scoring)
+            for all_best in (True, False):
+                sol = Solver(1 << 16, silly).solve(state, scoring=scoring, all_best=all_best)
+                assert sol is not None and sol.score == max(reference.values())
+                assert all(reference[a] == sol.score for a in sol.best_actions)
+                if all_best:
+                    assert set(sol.best_actions) == {a for a, v in reference.items() if v == sol.score}
+
+
 def test_timed_search_agrees_with_the_solver() -> None:
     # With 10 empties, deepening reaches the end within the time: its moves are the solver's.
     for state in endgame_positions(10, 4):
