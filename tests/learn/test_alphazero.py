@@ -104,3 +104,9 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
     assert "iteration 2:" in out and "raw policy vs greedy" in out
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
+
+
+def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train-az", "--out", str(tmp_path / "run"), "--device", "tpu9", "--iterations", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tpu9" in err and "Traceback" not in err
