@@ -247,6 +247,8 @@ class Run:
         optimizer_file = self.dir / "optimizer.pt"
         if optimizer_file.exists():
             self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+            for group in self.optimizer.param_groups:  # the command's rate, not the saved one
+                group["lr"] = self.config.learning_rate
         if (self.dir / "replay.npz").exists():
             self.buffer.load(self.dir / "replay.npz")
 

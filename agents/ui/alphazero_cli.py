@@ -19,7 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from agents.ui.options import bounded_int, player_spec, positive_int
+from agents.ui.options import bounded_int, player_spec, positive_float, positive_int
 
 TRAIN_EPILOG = """\
 Run the same command again after a kill or Ctrl-C: it resumes from the last
@@ -47,6 +47,9 @@ def register(sub: Any) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="worker processes or Ray tasks")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
     p.add_argument("--train-steps", type=int, default=200, help="training steps an iteration (default 200)")
+    p.add_argument(
+        "--learning-rate", type=positive_float, default=1e-3, help="AdamW rate of every training step (default 1e-3)"
+    )
     p.add_argument("--buffer", type=positive_int, default=100_000, help="replay buffer size in positions")
     p.add_argument("--channels", type=positive_int, default=32, help="residual tower width (default 32)")
     p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
