@@ -15,6 +15,7 @@ colours swapped: the raw policy (``alphazero:sims=0``) against greedy and
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -93,7 +94,7 @@ def main() -> None:
     torch.set_num_threads(1)
     network_evaluator(args.net).evaluate(*(np.array([b]) for b in GameState.initial().kernel_boards()))  # warm up
 
-    print(f"network {args.net}; torch threads 1; batch {args.batch} leaves a tree")
+    print(f"network {args.net}; torch threads 1; batch {args.batch} leaves a tree; {load()}")
     print(f"{'search':<28}{'sims/s':>10}{'target':>9}{'ratio':>7}{'own share':>11}{'target':>8}")
     for label, state in (("start", GameState.initial()), ("midgame (20 plies)", midgame())):
         for trees in (1, 8):
@@ -114,6 +115,13 @@ def main() -> None:
         label = f"{me.split(',')[0]} vs {opponent}"
         elapsed = time.perf_counter() - start
         print(f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{TARGETS[opponent]:>9.2f}  ({elapsed:.0f} s)")
+    print(load())
+
+
+def load() -> str:
+    """The machine's load averages (the cores are shared: figures depend on them)."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.1f} / {five:.1f} / {fifteen:.1f} on {os.cpu_count()} cores"
 
 
 if __name__ == "__main__":

@@ -35,7 +35,14 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.learn.network import NetConfig, NetworkEvaluator, PolicyValueNet, load_network, save_network
+from agents.learn.network import (
+    NetConfig,
+    NetworkEvaluator,
+    PolicyValueNet,
+    check_device,
+    load_network,
+    save_network,
+)
 from agents.learn.supervised import labelled_positions
 from agents.learn.training import ReplayBuffer, Samples, train_steps
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
@@ -71,8 +78,11 @@ class AZConfig:
     channels: int = 32
     blocks: int = 3
     warm_start: int = 0
-    warm_depth: int = 6
+    warm_depth: int = 4
+    warm_exact: int = 14
+    warm_value_mix: float = 0.0
     warm_steps: int = 2000
+    warm_anneal: bool = True
     promote: float = 0.55
     device: str = "cpu"
     seed: int = 0
@@ -85,6 +95,9 @@ class AZConfig:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
         if self.iterations < 0 or self.train_steps < 0 or self.warm_start < 0:
             raise ValueError("iterations, train_steps and warm_start must be >= 0")
+        check_device(self.device)
+        if not 0.0 <= self.warm_value_mix <= 1.0:
+            raise ValueError(f"warm_value_mix must be in [0, 1], got {self.warm_value_mix}")
 
     def search_config(self) -> PUCTConfig:
         """The self-play search."""
@@ -234,6 +247,8 @@ class Run:
         optimizer_file = self.dir / "optimizer.pt"
         if optimizer_file.exists():
             self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+            for group in self.optimizer.param_groups:  # the command's rate, not the saved one
+                group["lr"] = self.config.learning_rate
         if (self.dir / "replay.npz").exists():
             self.buffer.load(self.dir / "replay.npz")
 
@@ -259,25 +274,33 @@ class Run:
         tmp.write_text(json.dumps(progress, indent=1))
         tmp.replace(self.dir / "progress.json")
 
-    def _train(self, data: Samples, steps: int, label: str, seed: int) -> tuple[float, float]:
+    def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)
+        c = self.config
         with tqdm(total=steps, desc=label, unit="step", leave=False) as bar:
-            return train_steps(
-                self.net, self.optimizer, data, steps, self.config.minibatch, rng, self.config.device, bar.update
-            )
+            return train_steps(self.net, self.optimizer, data, steps, c.minibatch, rng, c.device, bar.update, anneal)
 
-    def warm_start(self) -> None:
-        """Iteration 0: alpha-beta-labelled positions, then supervised steps."""
+    def warm_start(self, evaluate: EvaluateHook | None = None) -> None:
+        """Iteration 0: alpha-beta-labelled positions, then supervised steps; the
+        result is rated against the ladder by ``evaluate`` (there is no best yet)."""
         c = self.config
         start = time.monotonic()
         with tqdm(total=c.warm_start, desc="labelling positions", unit="pos") as bar:
-            data = labelled_positions(c.warm_start, c.warm_depth, seed=c.seed, progress=bar.update)
+            data = labelled_positions(
+                c.warm_start, c.warm_depth, seed=c.seed, progress=bar.update,
+                exact_empties=c.warm_exact, value_mix=c.warm_value_mix,
+            )  # fmt: skip
         self.buffer.add(data)
         self.samples_seen += len(data)
-        losses = self._train(data, c.warm_steps, "warm start", c.seed)
+        losses = self._train(data, c.warm_steps, "warm start", c.seed, c.warm_anneal)
         self.seconds += time.monotonic() - start
         self.best = self.checkpoint(0).name
         self._save(0, losses, {})
+        if evaluate is not None:
+            scores = evaluate(self.checkpoint(0), None, 0)
+            self.history.pop()
+            self._save(0, losses, scores)
+            plot_strength(self.history, self.dir / "strength.png")
 
     def iterate(self, iteration: int, evaluate: EvaluateHook | None) -> dict[str, Any]:
         """One self-play, training and evaluation iteration; returns its record."""
@@ -309,18 +332,24 @@ def train(
     torch.manual_seed(config.seed)
     run = Run(directory, config)
     if run.iteration < 0 and config.warm_start:
-        run.warm_start()
-        log(f"warm start: {run.samples_seen} positions, {run.seconds:.0f} s -> {run.checkpoint(0).name}")
+        run.warm_start(evaluate)
+        shown = _scores_text(run.history[-1]["scores"])
+        log(f"warm start: {run.samples_seen} positions, {run.seconds:.0f} s{shown} -> {run.checkpoint(0).name}")
     elif run.iteration >= 0:
         log(f"resuming {run.dir} after iteration {run.iteration} ({run.seconds:.0f} s of training so far)")
     for iteration in range(max(run.iteration + 1, 1), config.iterations + 1):
         record = run.iterate(iteration, evaluate)
-        shown = ", ".join(f"{k} {v[0]:.2f} [{v[1]:.2f}, {v[2]:.2f}]" for k, v in record["scores"].items())
         log(
             f"iteration {iteration}: {record['samples']} samples, losses {record['policy_loss']:.3f} / "
-            f"{record['value_loss']:.3f}, {record['seconds']:.0f} s{'; ' + shown if shown else ''}; best {run.best}"
+            f"{record['value_loss']:.3f}, {record['seconds']:.0f} s{_scores_text(record['scores'])}; best {run.best}"
         )
     return run
+
+
+def _scores_text(scores: dict[str, list[float]]) -> str:
+    """The scores for a log line ("; greedy 0.90 [0.70, 0.97], ..."), or nothing."""
+    shown = ", ".join(f"{k} {v[0]:.2f} [{v[1]:.2f}, {v[2]:.2f}]" for k, v in scores.items())
+    return "; " + shown if shown else ""
 
 
 def plot_strength(history: list[dict[str, Any]], path: Path) -> None:

@@ -150,6 +150,20 @@ def loss_terms(
 # -- evaluation for the search -----------------------------------------------------
 
 
+def check_device(name: str) -> torch.device:
+    """The torch device ``name`` ("cpu", "cuda", "cuda:1"), or ValueError in one line
+    if torch does not know it or no CUDA GPU is present for a "cuda" one."""
+    try:
+        device = torch.device(name)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"unknown torch device {name!r} (try cpu or cuda)") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: no CUDA GPU here (this torch build or machine has none)")
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"device {name!r}: only cpu and cuda are supported")
+    return device
+
+
 class NetworkEvaluator:
     """A ``BatchEvaluator`` (``agents.search.batch_evaluator``) over a network: one
     forward pass for a whole batch of leaves, on ``device`` (``"cpu"``, ``"cuda"``).

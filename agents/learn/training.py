@@ -9,6 +9,7 @@ on AlphaZero's loss.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,13 +101,21 @@ def train_steps(
     rng: np.random.Generator,
     device: str = "cpu",
     progress: Callable[[int], object] | None = None,
+    anneal: bool = False,
 ) -> tuple[float, float]:
     """``steps`` Adam steps on random symmetric minibatches of ``data``; returns
-    the mean policy and value losses; ``progress(1)`` is called after each step."""
+    the mean policy and value losses; ``progress(1)`` is called after each step.
+    ``anneal``: the learning rate falls from its value to 0 along a half cosine
+    over the steps (a long supervised run ends finer), and is restored after."""
     net.train()
     dev = torch.device(device)
     totals = np.zeros(2)
-    for _ in range(steps):
+    base_rates = [group["lr"] for group in optimizer.param_groups]
+    for step in range(steps):
+        if anneal:
+            factor = 0.5 * (1.0 + math.cos(math.pi * step / steps))
+            for group, rate in zip(optimizer.param_groups, base_rates, strict=True):
+                group["lr"] = rate * factor
         batch = data.take(rng.integers(0, len(data), size=min(batch_size, len(data))))
         planes, masks = encode(batch.mover, batch.opponent)
         planes, policy, masks = augment(planes, batch.policy, masks, rng.integers(0, 8, size=len(batch)))
@@ -123,6 +132,8 @@ def train_steps(
         totals += (policy_loss.item(), value_loss.item())
         if progress is not None:
             progress(1)
+    for group, rate in zip(optimizer.param_groups, base_rates, strict=True):
+        group["lr"] = rate
     net.eval()
     mean = totals / max(steps, 1)
     return float(mean[0]), float(mean[1])

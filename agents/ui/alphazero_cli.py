@@ -19,7 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from agents.ui.options import player_spec, positive_int
+from agents.ui.options import bounded_int, player_spec, positive_float, positive_int
 
 TRAIN_EPILOG = """\
 Run the same command again after a kill or Ctrl-C: it resumes from the last
@@ -47,11 +47,34 @@ def register(sub: Any) -> None:
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="worker processes or Ray tasks")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
     p.add_argument("--train-steps", type=int, default=200, help="training steps an iteration (default 200)")
+    p.add_argument(
+        "--learning-rate", type=positive_float, default=1e-3, help="AdamW rate of every training step (default 1e-3)"
+    )
     p.add_argument("--buffer", type=positive_int, default=100_000, help="replay buffer size in positions")
     p.add_argument("--channels", type=positive_int, default=32, help="residual tower width (default 32)")
     p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
     p.add_argument("--warm-start", type=int, default=0, metavar="N", help="first learn N alpha-beta-labelled positions")
-    p.add_argument("--warm-depth", type=positive_int, default=6, help="alpha-beta depth of the labels (default 6)")
+    p.add_argument("--warm-depth", type=positive_int, default=4, help="alpha-beta depth of the labels (default 4)")
+    p.add_argument(
+        "--warm-exact",
+        type=bounded_int(0, 60),
+        default=14,
+        metavar="E",
+        help="label exactly from E empty squares on (default 14)",
+    )
+    p.add_argument(
+        "--warm-value-mix",
+        type=float,
+        default=0.0,
+        metavar="W",
+        help="value target: W x final result + (1 - W) x the search's value (default 0)",
+    )
+    p.add_argument(
+        "--no-warm-anneal",
+        dest="warm_anneal",
+        action="store_false",
+        help="keep the learning rate constant in the warm start (default: cosine down to 0)",
+    )
     p.add_argument("--warm-steps", type=int, default=2000, help="training steps on the warm-start data")
     p.add_argument("--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation")
     p.add_argument("--eval-sims", type=int, default=0, help="simulations a move in evaluation (0 = raw policy)")
@@ -71,9 +94,6 @@ def run_train_az(args: argparse.Namespace) -> int:
 
     if args.eval_games < 0 or args.eval_games % 2:
         print("reversi train-az: --eval-games must be an even number >= 0", file=sys.stderr)
-        return 2
-    if args.device.startswith("cuda") and not torch.cuda.is_available():
-        print(f"reversi train-az: --device {args.device}: no CUDA GPU here", file=sys.stderr)
         return 2
     torch.set_num_threads(1)
     known = {f.name for f in fields(AZConfig)}

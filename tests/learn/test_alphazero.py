@@ -55,8 +55,9 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     weights = {k: v.clone() for k, v in run.net.state_dict().items()}
 
     # A new process would find the same files: the resumed run continues from them.
-    again = train(tmp_path, AZConfig(iterations=2, **TINY), log=logs.append)
+    again = train(tmp_path, AZConfig(iterations=2, learning_rate=4e-4, **TINY), log=logs.append)
     assert any("resuming" in line for line in logs)
+    assert again.optimizer.param_groups[0]["lr"] == 4e-4  # the resumed command's rate, not the saved one
     assert [h["iteration"] for h in again.history] == [0, 1, 2]
     assert again.samples_seen > seen and again.seconds > seconds
     assert len(again.buffer) == again.samples_seen  # the buffer came back from replay.npz
@@ -93,6 +94,7 @@ def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pyte
     score, low, high = history[-1]["scores"]["random"]
     assert 0 <= low <= score <= high <= 1
     assert "best" in history[-1]["scores"]
+    assert set(history[0]["scores"]) == {"random"}  # the warm start is rated too, with no best before it
     assert (out / "strength.png").stat().st_size > 0
     assert "iteration 1" in capsys.readouterr().out
     assert main(["train-az", "--out", str(out), "--eval-games", "3"]) == 2
@@ -104,3 +106,9 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
     assert "iteration 2:" in out and "raw policy vs greedy" in out
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
+
+
+def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train-az", "--out", str(tmp_path / "run"), "--device", "tpu9", "--iterations", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tpu9" in err and "Traceback" not in err

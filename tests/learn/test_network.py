@@ -3,6 +3,7 @@ that learns, and weights files that round-trip and are only data."""
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from pathlib import Path
 
@@ -113,6 +114,27 @@ def test_training_steps_lower_the_loss_on_a_fixed_batch() -> None:
     rng = np.random.default_rng(0)
     first = train_steps(net, optimizer, data, 1, 64, rng)
     train_steps(net, optimizer, data, 60, 64, rng)
+    last = train_steps(net, optimizer, data, 1, 64, rng)
+    assert sum(last) < 0.7 * sum(first), (first, last)
+
+
+def test_annealed_steps_lower_the_rate_along_a_cosine_then_restore_it() -> None:
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(16, 1))
+    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
+    data = fixed_batch()
+    rates: list[float] = []
+    rng = np.random.default_rng(0)
+    first = train_steps(net, optimizer, data, 1, 64, rng)
+    train_steps(net, optimizer, data, 60, 64, rng, progress=lambda _: rates.append(optimizer.param_groups[0]["lr"]))
+    assert rates == [3e-3] * 60  # no annealing unless asked
+    rates.clear()
+    train_steps(
+        net, optimizer, data, 40, 64, rng, progress=lambda _: rates.append(optimizer.param_groups[0]["lr"]), anneal=True
+    )
+    assert rates[0] == pytest.approx(3e-3) and rates[20] == pytest.approx(1.5e-3) and rates[-1] < 1e-5
+    assert all(a > b for a, b in itertools.pairwise(rates))
+    assert optimizer.param_groups[0]["lr"] == 3e-3
     last = train_steps(net, optimizer, data, 1, 64, rng)
     assert sum(last) < 0.7 * sum(first), (first, last)
 
