@@ -21,6 +21,7 @@ Labels, the final disc difference from the mover's side:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -86,11 +87,14 @@ def play_games(
     table: np.ndarray,
     stats: np.ndarray,
     buf: np.ndarray,
-    hand_weights: np.ndarray,
+    order_fn: Any,
+    order_weights: np.ndarray,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
-    ``n_games * MAX_RECORDED``). Returns the number of positions written."""
+    ``n_games * MAX_RECORDED``). ``order_fn`` and ``order_weights`` (an
+    ``Evaluation``'s) order the exact solver's moves. Returns the number of
+    positions written."""
     k = np.int64(0)
     rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
@@ -122,7 +126,7 @@ def play_games(
             else:
                 rec_p[n], rec_o[n], rec_colour[n] = p, o, colour
                 if empties <= exact_empties:
-                    best_sq = exact_best(p, o, table, stats, buf, scores, hand_weights)
+                    best_sq = exact_best(p, o, table, stats, buf, scores, order_fn, order_weights)
                     rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
                     sq = _random_move(m, rng) if explore else best_sq
                 else:
@@ -220,6 +224,7 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         new_table(1 << 16),
         new_stats(1),
         new_scratch(),
+        HAND_EVALUATION.function,
         np.array(HAND_EVALUATION.weights),
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

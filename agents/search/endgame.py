@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -35,7 +36,7 @@ from agents.search.alphabeta import (
     score_moves,
     search_root,
 )
-from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, hand_evaluate
+from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation
 from agents.search.lastmoves import SCORE_MAX, final_score
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import StopClock
@@ -286,13 +287,16 @@ def exact_best(
     stats: np.ndarray,
     buf: np.ndarray,
     scores: np.ndarray,
+    fn: Any,
     weights: np.ndarray,
 ) -> np.uint64:
     """``solve_root`` for numba callers (self-play labelling): the lowest best
     square of ``(p, o)``, whose exact final disc difference (count scoring) is
     then ``scores[square]``. ``table``, ``stats`` (``new_stats(1)``), ``buf``
-    (``new_scratch()``) and the hand evaluation's ``weights`` are the caller's,
-    reused from call to call. Unchecked: the mover must have a placement."""
+    (``new_scratch()``) and the ordering evaluation (``fn``, ``weights``: an
+    ``Evaluation``'s, passed down from Python so that the callers' compiled code
+    can be cached) are the caller's, reused from call to call. Unchecked: the
+    mover must have a placement."""
     m = legal_moves(p, o)
     order = np.empty(64, dtype=np.int64)
     n = 0
@@ -302,7 +306,7 @@ def exact_best(
         m &= m - U1
     scores[:] = -INF
     best = score_moves(
-        p, o, np.int64(EXACT_DEPTH), order[:n].copy(), scores, False, -INF, table, stats, buf, hand_evaluate, weights
+        p, o, np.int64(EXACT_DEPTH), order[:n].copy(), scores, False, -INF, table, stats, buf, fn, weights
     )
     for i in range(n):
         if scores[order[i]] == best:
