@@ -92,7 +92,8 @@ def _handwritten_loop(ps: np.ndarray, os: np.ndarray) -> float:
 def positions(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` positions from random games (mover's and opponent's boards)."""
     rng = np.random.default_rng(seed)
-    ps, os = [], []
+    ps: list[np.uint64] = []
+    os: list[np.uint64] = []
     while len(ps) < n:
         state = GameState.initial()
         while not state.is_terminal() and len(ps) < n:
