@@ -7,12 +7,15 @@ Once ``depth`` reaches the number of empty squares the search is exact: it
 plays to the end of the game, orders moves fastest-first (fewest replies for
 the opponent, odd regions first), cuts on stable discs, and hands the last
 ``SHALLOW_EMPTIES`` squares to the unhashed kernels of
-``agents.search.lastmoves``. Above the leaves every node probes and stores the
-transposition table (``agents.search.tt``) and cuts when a child's stored
-bound already refutes it (enhanced transposition cut-off); moves are tried TT
-move first, then by the evaluation of the position they lead to (or, near the
-leaves, by the opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up
-by a shallow search; a deep exact node with no TT move first finds one by a
+``agents.search.lastmoves``. Every exact node, and every midgame node with
+``HASH_DEPTH`` plies or more to go, probes and stores the transposition table
+(``agents.search.tt``), and (midgame: from ``ETC_DEPTH`` plies up) cuts when a
+child's stored bound already refutes it (enhanced transposition cut-off); the
+last plies of the midgame skip both, as a table probe there costs more (a
+cache miss) than it saves. Moves are tried TT move first, then by the
+evaluation of the position they lead to (or, near the leaves, by the
+opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up by a shallow
+search; a deep exact node with no TT move first finds one by a
 short heuristic search (internal iterative deepening). The fixed-depth ladder
 levels, the timed iterative deepening (with lazy-SMP helper threads) and the
 exact solver (``agents.search.endgame``) are all this function with different
@@ -53,10 +56,14 @@ STATS_SIZE = 5
 
 ORDER_EVAL_DEPTH = 3
 """From this remaining depth up, midgame moves are ordered by the evaluation of the child."""
-ORDER_SEARCH_DEPTH = 6
+ORDER_SEARCH_DEPTH = 7
 """From this remaining depth up, midgame moves are ordered by a shallow search of the child."""
 ORDER_SEARCH_PLIES = 2
 """The depth of that shallow ordering search."""
+ETC_DEPTH = 3
+"""From this remaining depth up, midgame nodes probe their children for a cut-off."""
+HASH_DEPTH = 2
+"""From this remaining depth up, midgame nodes probe and store the transposition table."""
 IID_EMPTIES = 17
 IID_DEPTH = 6
 """An exact node with this many empties or more and nothing in the table first
@@ -135,7 +142,11 @@ def pvs(
         return evaluate(p, o, weights)  # type: ignore[operator]
 
     stored_depth = EXACT_DEPTH if exact else depth
-    found, lo, hi, d, tt_move = probe(table, p, o)
+    hashed = exact or depth >= HASH_DEPTH
+    if hashed:
+        found, lo, hi, d, tt_move = probe(table, p, o)
+    else:
+        found, lo, hi, d, tt_move = False, np.int64(0), np.int64(0), np.int64(0), np.int64(NO_MOVE)
     if found and d >= stored_depth:
         if lo >= beta:
             return lo
@@ -175,9 +186,10 @@ def pvs(
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
         # Enhanced transposition cut-off: a child already known bad enough for the opponent.
-        c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
-        if c_found and c_depth >= child_depth and -c_hi >= beta:
-            return -c_hi
+        if exact or depth >= ETC_DEPTH:
+            c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
+            if c_found and c_depth >= child_depth and -c_hi >= beta:
+                return -c_hi
         if np.int64(sq) == tt_move:
             key = -INF
         elif exact:
@@ -228,6 +240,8 @@ def pvs(
                 alpha = v
                 if alpha >= beta:
                     break
+    if not hashed:
+        return best
     if best <= alpha0:
         store(table, p, o, -INF, best, stored_depth, best_move)
     elif best >= beta:
