@@ -100,6 +100,58 @@ def _window_in_discs(alpha: np.int64, beta: np.int64, scale: np.int64) -> tuple[
     return a, b
 
 
+@njit(cache=True, nogil=True)
+def _last_ply(
+    p: np.uint64,
+    o: np.uint64,
+    m: np.uint64,
+    beta: np.int64,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    evaluate: object,
+    weights: np.ndarray,
+) -> np.int64:
+    """Fail-soft value of a midgame node one ply above the leaves (the mover's
+    moves ``m``, not empty): the moves by the opponent's mobility (which the
+    pass test needs anyway), each reply position evaluated once (a leaf
+    counted as a node, as in ``pvs``), until one reaches ``beta``. No table:
+    what it would save costs more here than a probe."""
+    row = np.int64(popcount(~(p | o)))
+    k = 0
+    while m != U0:
+        sq = lowest_square(m)
+        m &= m - U1
+        f = flips(p, o, sq)
+        key = np.int64(popcount(legal_moves(o ^ f, p | f | (U1 << sq))))
+        j = k
+        while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
+            buf[row, j] = buf[row, j - 1]
+            buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
+            buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
+            j -= 1
+        buf[row, j] = np.int64(sq)
+        buf[row, _BUF_KEYS + j] = key
+        buf[row, _BUF_FLIPS + j] = np.int64(f)
+        k += 1
+    best = -INF
+    for i in range(k):
+        sq = np.uint64(buf[row, i])
+        f = np.uint64(buf[row, _BUF_FLIPS + i])
+        np_, no = o ^ f, p | f | (U1 << sq)
+        stats[NODES] += 1
+        if buf[row, _BUF_KEYS + i] != 0:
+            v = -evaluate(np_, no, weights)  # type: ignore[operator]
+        elif legal_moves(no, np_) != U0:
+            v = evaluate(no, np_, weights)  # type: ignore[operator]  # the opponent passes
+        else:
+            v = -final_score(np_, no, stats[WOF] != 0) * stats[SCALE]
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
 @njit(
     int64(uint64, uint64, int64, int64, int64, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
     cache=True,
@@ -140,6 +192,8 @@ def pvs(
         return -pvs(o, p, depth, -beta, -alpha, table, stats, buf, evaluate, weights)
     if not exact and depth <= 0:
         return evaluate(p, o, weights)  # type: ignore[operator]
+    if not exact and depth == 1:
+        return _last_ply(p, o, m, beta, stats, buf, evaluate, weights)
 
     stored_depth = EXACT_DEPTH if exact else depth
     hashed = exact or depth >= HASH_DEPTH
