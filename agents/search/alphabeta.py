@@ -13,9 +13,9 @@ the opponent, odd regions first), cuts on stable discs, and hands the last
 child's stored bound already refutes it (enhanced transposition cut-off); the
 last plies of the midgame skip both, as a table probe there costs more (a
 cache miss) than it saves. Moves are tried TT move first, then by the
-evaluation of the position they lead to (or, near the leaves, by the
-opponent's mobility), and from ``ORDER_SEARCH_DEPTH`` plies up by a shallow
-search; a deep exact node with no TT move first finds one by a
+evaluation of the position they lead to (from ``ORDER_SEARCH_DEPTH`` plies up
+by a shallow search of it), plus the opponent's mobility there, or near the
+leaves by that mobility alone; a deep exact node with no TT move first finds one by a
 short heuristic search (internal iterative deepening). The fixed-depth ladder
 levels, the timed iterative deepening (with lazy-SMP helper threads) and the
 exact solver (``agents.search.endgame``) are all this function with different
@@ -64,6 +64,9 @@ ETC_DEPTH = 3
 """From this remaining depth up, midgame nodes probe their children for a cut-off."""
 HASH_DEPTH = 2
 """From this remaining depth up, midgame nodes probe and store the transposition table."""
+ORDER_MOBILITY = DISC
+"""In the midgame ordering by evaluation or shallow search, each move the opponent
+would have costs a move this much more (one disc): 7-11 % fewer nodes to depths 9 and 10."""
 IID_EMPTIES = 17
 IID_DEPTH = 6
 """An exact node with this many empties or more and nothing in the table first
@@ -255,8 +258,10 @@ def pvs(
                 key -= 4
         elif depth >= ORDER_SEARCH_DEPTH:
             key = pvs(np_, no, np.int64(ORDER_SEARCH_PLIES), -INF, INF, table, stats, buf, evaluate, weights)
+            key += ORDER_MOBILITY * np.int64(popcount(legal_moves(np_, no)))
         elif depth >= ORDER_EVAL_DEPTH:
             key = evaluate(np_, no, weights)  # type: ignore[operator]
+            key += ORDER_MOBILITY * np.int64(popcount(legal_moves(np_, no)))
         else:
             key = np.int64(popcount(legal_moves(np_, no)))
         j = k
