@@ -8,15 +8,16 @@ plays to the end of the game, orders moves fastest-first (fewest replies for
 the opponent, odd regions first), cuts on stable discs, and hands the last
 ``SHALLOW_EMPTIES`` squares to the unhashed kernels of
 ``agents.search.lastmoves``. Every exact node, and every midgame node with
-``HASH_DEPTH`` plies or more to go, probes and stores the transposition table
+2 plies or more to go, probes and stores the transposition table
 (``agents.search.tt``), and (midgame: from ``ETC_DEPTH`` plies up) cuts when a
-child's stored bound already refutes it (enhanced transposition cut-off); the
-last plies of the midgame skip both, as a table probe there costs more (a
-cache miss) than it saves. Moves are tried TT move first, then by the
-evaluation of the position they lead to (from ``ORDER_SEARCH_DEPTH`` plies up
-by a shallow search of it), plus the opponent's mobility there, or near the
-leaves by that mobility alone; a deep exact node with no TT move first finds one by a
-short heuristic search (internal iterative deepening). The fixed-depth ladder
+child's stored bound already refutes it (enhanced transposition cut-off).
+Nearer the leaves a table probe costs more (a cache miss) than it saves: the
+last midgame ply (``_last_ply``, a loop of its own) uses no table. Moves are
+tried TT move first, then by the evaluation of the position they lead to
+(from ``ORDER_SEARCH_DEPTH`` plies up by a shallow search of it), plus the
+opponent's mobility there, or near the leaves by that mobility alone; a deep
+exact node with no TT move first finds one by a short heuristic search
+(internal iterative deepening). The fixed-depth ladder
 levels, the timed iterative deepening (with lazy-SMP helper threads) and the
 exact solver (``agents.search.endgame``) are all this function with different
 depths and scales.
@@ -62,8 +63,6 @@ ORDER_SEARCH_PLIES = 2
 """The depth of that shallow ordering search."""
 ETC_DEPTH = 3
 """From this remaining depth up, midgame nodes probe their children for a cut-off."""
-HASH_DEPTH = 2
-"""From this remaining depth up, midgame nodes probe and store the transposition table."""
 ORDER_MOBILITY = DISC
 """In the midgame ordering by evaluation or shallow search, each move the opponent
 would have costs a move this much more (one disc): 7-11 % fewer nodes to depths 9 and 10."""
@@ -199,11 +198,7 @@ def pvs(
         return _last_ply(p, o, m, beta, stats, buf, evaluate, weights)
 
     stored_depth = EXACT_DEPTH if exact else depth
-    hashed = exact or depth >= HASH_DEPTH
-    if hashed:
-        found, lo, hi, d, tt_move = probe(table, p, o)
-    else:
-        found, lo, hi, d, tt_move = False, np.int64(0), np.int64(0), np.int64(0), np.int64(NO_MOVE)
+    found, lo, hi, d, tt_move = probe(table, p, o)
     if found and d >= stored_depth:
         if lo >= beta:
             return lo
@@ -299,8 +294,6 @@ def pvs(
                 alpha = v
                 if alpha >= beta:
                     break
-    if not hashed:
-        return best
     if best <= alpha0:
         store(table, p, o, -INF, best, stored_depth, best_move)
     elif best >= beta:
