@@ -6,11 +6,17 @@ evaluation, no search). It meets ``positional`` (the square-weight table) and
 openings, each played twice with the colours swapped: by default every 2-ply
 opening (12 positions, 24 games); ``--opening-plies 4`` allows more games.
 Scores (a win 1, a draw 1/2) carry Wilson 95 % intervals and sit next to the
-targets of issue 14 (>= 90 % and >= 75 %). Then the evaluations a second of
-the learned evaluation and of the hand-written ``ladder.evaluate``, both
-called from a numba loop over the same positions.
+targets of issue 14 (>= 90 % and >= 75 %); ``--games 0`` skips the games.
+Then the evaluations a second of the learned evaluation (``evaluate`` on the
+trained weights, and ``evaluate_expanded`` on ``expand_weights``' copy, which
+the searches call) and of the hand-written ``ladder.evaluate``, each called
+from a numba loop over the same positions. With ``--search N`` it also runs the engine's midgame search with
+the learned evaluation (``alphabeta:time=S``'s) on N positions 20 plies into
+seeded random games (those of ``bench_solver.py --midgame``): the depth
+reached in ``--seconds`` (1) and the nodes a second, then the nodes and time
+to the fixed depth ``--depth`` (8), which compares move orderings.
 
-    python benchmarks/bench_eval.py [--games 24] [--opening-plies 2] [--weights FILE]
+    python benchmarks/bench_eval.py [--games 24] [--opening-plies 2] [--weights FILE] [--search 10]
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ from agents.arena.tournament import random_openings
 from agents.base import Agent
 from agents.play.match import play_game
 from agents.search import patterns
+from agents.search.alphabeta import iterative_deepening
 from agents.search.ladder import AlphaBetaAgent, PositionalAgent
 from agents.search.ladder import evaluate as handwritten_evaluate
+from agents.search.tt import new_table
+from reversi_env.state import GameState
 
 TARGETS = {"positional": 0.90, "alphabeta:2": 0.75}
 """Issue 14's targets for the evaluation alone."""
@@ -65,6 +74,14 @@ def _pattern_loop(ps: np.ndarray, os: np.ndarray, w: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def _expanded_loop(ps: np.ndarray, os: np.ndarray, x: np.ndarray) -> float:
+    s = 0.0
+    for i in range(len(ps)):
+        s += patterns.evaluate_expanded(ps[i], os[i], x)
+    return s
+
+
+@njit(cache=True)
 def _handwritten_loop(ps: np.ndarray, os: np.ndarray) -> float:
     s = 0.0
     for i in range(len(ps)):
@@ -74,10 +91,9 @@ def _handwritten_loop(ps: np.ndarray, os: np.ndarray) -> float:
 
 def positions(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``n`` positions from random games (mover's and opponent's boards)."""
-    from reversi_env.state import GameState
-
     rng = np.random.default_rng(seed)
-    ps, os = [], []
+    ps: list[np.uint64] = []
+    os: list[np.uint64] = []
     while len(ps) < n:
         state = GameState.initial()
         while not state.is_terminal() and len(ps) < n:
@@ -100,6 +116,43 @@ def rate(fn: object, *args: object, repeat: int = 20) -> float:
     return n / best
 
 
+def midgame_positions(count: int) -> list[GameState]:
+    """Positions 20 plies into the random games of seeds 0 to ``count - 1`` (``bench_solver.py``'s)."""
+    states = []
+    for seed in range(count):
+        rng = np.random.default_rng(seed)
+        state = GameState.initial()
+        for _ in range(20):
+            state = state.apply(int(rng.choice(state.legal_actions())))
+        states.append(state)
+    return states
+
+
+def search_speed(count: int, seconds: float, depth: int) -> None:
+    """The timed and the fixed-depth midgame search with the learned evaluation, a fresh table each."""
+    evaluation = patterns.pattern_evaluation()
+    states = midgame_positions(count)
+    p, o = states[0].kernel_boards()
+    iterative_deepening(p, o, states[0].legal_actions(), new_table(1 << 10), evaluation, max_depth=2)  # compile
+    for label, limits in ((f"{seconds:g} s", {"time_limit": seconds}), (f"depth {depth}", {"max_depth": depth})):
+        print(f"midgame search, learned evaluation, {label} a position:")
+        total_nodes, total_seconds, depths = 0, 0.0, []
+        for seed, state in enumerate(states):
+            p, o = state.kernel_boards()
+            start = time.perf_counter()
+            root, nodes = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 20), evaluation, **limits)
+            elapsed = time.perf_counter() - start
+            total_nodes += nodes
+            total_seconds += elapsed
+            depths.append(root.depth)
+            rate_m = nodes / elapsed / 1e6
+            print(f"  seed {seed}: depth {root.depth}, {nodes:,d} nodes, {elapsed:.2f} s, {rate_m:.2f} M/s")
+        print(
+            f"  all: mean depth {np.mean(depths):.1f}, {total_nodes:,d} nodes, {total_seconds:.2f} s, "
+            f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s"
+        )
+
+
 def main() -> None:
     """Play, time and print."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -107,26 +160,33 @@ def main() -> None:
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--weights", help="weights file (default: the shipped one)")
+    parser.add_argument("--search", type=int, default=0, help="also time the midgame search on N positions")
+    parser.add_argument("--seconds", type=float, default=1.0, help="search: seconds a position (default 1)")
+    parser.add_argument("--depth", type=int, default=8, help="search: the fixed depth (default 8)")
     args = parser.parse_args()
     weights = patterns.read_weights(args.weights).weights if args.weights else patterns.load_weights()
-    print(
-        f"pattern (1 ply on the learned evaluation), {args.games} games each, "
-        f"{args.opening_plies}-ply openings, colours swapped"
-    )
-    print(f"{'opponent':<14}{'score':>8}{'95% interval':>18}{'target':>9}")
-    for spec, target in TARGETS.items():
-        s = score_against(weights, spec, args.games, args.seed, args.opening_plies)
-        lo, hi = wilson(s, args.games)
-        print(
-            f"{spec:<14}{s / args.games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}"
-            f"   ({s:g}/{args.games})"
-        )
+    if args.games:
+        play(weights, args.games, args.seed, args.opening_plies)
     ps, os = positions(20000, args.seed)
     learned = rate(_pattern_loop, ps, os, weights)
+    expanded = rate(_expanded_loop, ps, os, patterns.expand_weights(weights))
     hand = rate(_handwritten_loop, ps, os)
-    print(f"{'evaluation':<14}{'evals/s':>14}")
-    print(f"{'learned':<14}{learned:>14,.0f}   {learned / hand:.2f}x the hand-written")
-    print(f"{'hand-written':<14}{hand:>14,.0f}")
+    print(f"{'evaluation':<22}{'evals/s':>14}")
+    print(f"{'learned':<22}{learned:>14,.0f}   {learned / hand:.2f}x the hand-written")
+    print(f"{'learned, expanded':<22}{expanded:>14,.0f}   {expanded / hand:.2f}x the hand-written (the searches')")
+    print(f"{'hand-written':<22}{hand:>14,.0f}")
+    if args.search:
+        search_speed(args.search, args.seconds, args.depth)
+
+
+def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
+    """The pattern player against the targets' opponents; prints the scores."""
+    print(f"pattern (1 ply on the learned evaluation), {games} games each, {plies}-ply openings, colours swapped")
+    print(f"{'opponent':<14}{'score':>8}{'95% interval':>18}{'target':>9}")
+    for spec, target in TARGETS.items():
+        s = score_against(weights, spec, games, seed, plies)
+        lo, hi = wilson(s, games)
+        print(f"{spec:<14}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}   ({s:g}/{games})")
 
 
 if __name__ == "__main__":

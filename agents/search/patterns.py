@@ -11,6 +11,12 @@ window that is symmetric in itself (an edge read left-to-right or
 right-to-left) looks its configurations up under one canonical index, so the
 evaluation is exactly invariant under the 8 symmetries.
 
+Reading the windows is cheap: both bitboards are turned by the 8 symmetries
+once, and every window is then its pattern's base window read on one of
+those images, by a few shifts and masks (a multiplication gathers a
+diagonal); ``TERNARY`` turns the gathered bits into base-3 digits, so a
+window's index is ``TERNARY[mover bits] + 2 * TERNARY[opponent bits]``.
+
 The value is the sum of the windows' weights plus three linear terms (a bias,
 the mobility difference, the parity of the empty squares), with one set of
 weights per game phase (``PHASE_EMPTIES`` empty squares a phase). It predicts
@@ -68,9 +74,6 @@ SCORE_LIMIT = 64.0
 
 MAX_PATTERN = 10
 """The most squares of any window."""
-
-
-"""The 8 symmetries of the board (identity first), as int64 square maps of 64."""
 
 
 def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
@@ -132,55 +135,165 @@ def phase_of(empties: np.int64) -> np.int64:
     return min(empties // PHASE_EMPTIES, np.int64(N_PHASES - 1))
 
 
-def _square_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each square, the windows that read it and what a mover's disc there
-    adds to each window's index (an opponent's disc adds twice as much)."""
-    windows: list[list[tuple[int, int]]] = [[] for _ in range(64)]
+_K1 = np.uint64(0x5555555555555555)
+_K2 = np.uint64(0x3333333333333333)
+_K4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_B1 = np.uint64(0x00FF00FF00FF00FF)
+_B2 = np.uint64(0x0000FFFF0000FFFF)
+_T1 = np.uint64(0x5500550055005500)
+_T2 = np.uint64(0x3333000033330000)
+_T4 = np.uint64(0x0F0F0F0F00000000)
+_S1, _S2, _S4, _S7, _S8 = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(7), np.uint64(8)
+_S14, _S16, _S28, _S32 = np.uint64(14), np.uint64(16), np.uint64(28), np.uint64(32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flip_rows(b: np.uint64) -> np.uint64:
+    """Row r goes to row 7 - r (a byte swap)."""
+    b = ((b >> _S8) & _B1) | ((b & _B1) << _S8)
+    b = ((b >> _S16) & _B2) | ((b & _B2) << _S16)
+    return (b >> _S32) | (b << _S32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flip_cols(b: np.uint64) -> np.uint64:
+    """Column c goes to column 7 - c (every byte's bits reversed)."""
+    b = ((b >> _S1) & _K1) | ((b & _K1) << _S1)
+    b = ((b >> _S2) & _K2) | ((b & _K2) << _S2)
+    return ((b >> _S4) & _K4) | ((b & _K4) << _S4)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _transpose(b: np.uint64) -> np.uint64:
+    """Square (r, c) goes to (c, r) (three delta swaps)."""
+    t = _T4 & (b ^ (b << _S28))
+    b ^= t ^ (t >> _S28)
+    t = _T2 & (b ^ (b << _S14))
+    b ^= t ^ (t >> _S14)
+    t = _T1 & (b ^ (b << _S7))
+    return b ^ t ^ (t >> _S7)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _images(b: np.uint64, out: np.ndarray, at: np.int64) -> None:
+    """The board under the 8 symmetries, into ``out[at:at + 8]`` in the order of ``TRANSFORM_MAPS``."""
+    r = _flip_rows(b)
+    t = _transpose(b)
+    tr = _flip_rows(t)
+    out[at], out[at + 1], out[at + 2], out[at + 3] = b, r, _flip_cols(b), _flip_cols(r)
+    out[at + 4], out[at + 5], out[at + 6], out[at + 7] = t, tr, _flip_cols(t), _flip_cols(tr)
+
+
+def _transform_maps() -> np.ndarray:
+    """Where each of ``_images``' transforms sends each square (8 x 64)."""
+    maps = np.zeros((8, 64), dtype=np.int64)
+    images = np.zeros(8, dtype=np.uint64)
+    for sq in range(64):
+        _images(np.uint64(1 << sq), images, 0)
+        for t in range(8):
+            maps[t, sq] = int(images[t]).bit_length() - 1
+    return maps
+
+
+TRANSFORM_MAPS = _transform_maps()
+"""``TRANSFORM_MAPS[t, sq]``: the square that ``sq``'s disc lands on in the ``t``-th image of ``_images``."""
+
+
+def _window_transforms() -> np.ndarray:
+    """For each window, a transform that carries its squares, in reading order,
+    onto its pattern's base window: reading the base window on that image of the
+    board reads the window."""
+    out = np.full(N_WINDOWS, -1, dtype=np.int64)
     for w in range(N_WINDOWS):
         n = int(WINDOW_LENGTHS[w])
-        for k in range(n):
-            windows[int(WINDOW_SQUARES[w, k])].append((w, 3 ** (n - 1 - k)))
-    most = max(len(x) for x in windows)
-    ids = np.zeros((64, most), dtype=np.int64)
-    powers = np.zeros((64, most), dtype=np.int64)
-    for sq, pairs in enumerate(windows):
-        for j, (w, power) in enumerate(pairs):
-            ids[sq, j], powers[sq, j] = w, power
-    return np.array([len(x) for x in windows], dtype=np.int64), ids, powers
+        base = BASE_PATTERNS[PATTERN_NAMES[int(WINDOW_KINDS[w])]]
+        for t in range(8):
+            if all(TRANSFORM_MAPS[t, WINDOW_SQUARES[w, k]] == base[k] for k in range(n)):
+                out[w] = t
+                break
+    assert np.all(out >= 0)
+    return out
 
 
-SQUARE_COUNTS, SQUARE_WINDOWS, SQUARE_POWERS = _square_windows()
+WINDOW_TRANSFORMS = _window_transforms()
+KIND_STARTS = np.searchsorted(WINDOW_KINDS, np.arange(len(BASE_PATTERNS) + 1)).astype(np.int64)
+"""Pattern ``k``'s windows are ``KIND_STARTS[k]`` to ``KIND_STARTS[k + 1] - 1``."""
+PATTERN_LENGTHS = np.array([len(base) for base in BASE_PATTERNS.values()], dtype=np.int64)
 WINDOW_OFFSETS = TABLE_OFFSETS[WINDOW_KINDS]
 """Where each window's table starts in a phase's weights."""
 
+TERNARY = np.array(
+    [
+        [sum(3 ** (n - 1 - j) for j in range(n) if b >> j & 1) for b in range(1 << MAX_PATTERN)]
+        for n in range(MAX_PATTERN + 1)
+    ],
+    dtype=np.int64,
+)
+"""``TERNARY[n, bits]``: the base-3 digits of a window of ``n`` squares read from
+``bits`` (bit ``j`` for the ``j``-th square, first square most significant)."""
+
+_DIAGONALS = np.array([sum(1 << (9 * r + d) for r in range(8 - d)) for d in range(5)], dtype=np.uint64)
+"""The diagonal from column ``d`` of the first row down to the right, for ``d`` = 0 to 4."""
+_FILES = np.uint64(0x0101010101010101)
+_BYTE = np.uint64(0xFF)
+_S3, _S5, _S10, _S56 = np.uint64(3), np.uint64(5), np.uint64(10), np.uint64(56)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _gather(kind: np.int64, b: np.uint64) -> np.uint64:
+    """The squares of pattern ``kind``'s base window on ``b``, bit ``j`` for its ``j``-th square."""
+    if kind == 0:  # edge_x: A1-H1, then B2 and G2
+        return (b & _BYTE) | ((b >> _S1) & np.uint64(0x100)) | ((b >> _S5) & np.uint64(0x200))
+    if kind == 1:  # corner_3x3: three rows of three
+        return (b & np.uint64(7)) | ((b >> _S5) & np.uint64(0x38)) | ((b >> _S10) & np.uint64(0x1C0))
+    if kind == 2:  # corner_2x5: two rows of five
+        return (b & np.uint64(0x1F)) | ((b >> _S3) & np.uint64(0x3E0))
+    if kind <= 5:  # rows 2, 3, 4
+        return (b >> np.uint64(8 * (kind - 2))) & _BYTE
+    # The diagonal starting on column d of the first row: one square a row, in
+    # distinct columns, so a multiplication adds them into the top byte without carries.
+    d = kind - 6
+    return (((b & _DIAGONALS[d]) * _FILES) >> _S56) >> np.uint64(d)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kind_indices(kind: np.int64, images: np.ndarray, out: np.ndarray) -> None:
+    """The flat indices (before canonicalisation) of pattern ``kind``'s windows
+    into ``out``, read from ``images`` (the mover's 8 images, then the
+    opponent's). Called with a constant ``kind``: only that pattern's gather is kept."""
+    ternary = TERNARY[PATTERN_LENGTHS[kind]]
+    for w in range(KIND_STARTS[kind], KIND_STARTS[kind + 1]):
+        t = WINDOW_TRANSFORMS[w]
+        out[w] = WINDOW_OFFSETS[w] + ternary[_gather(kind, images[t])] + 2 * ternary[_gather(kind, images[8 + t])]
+
 
 @njit(cache=True, nogil=True)
-def _raw_indices(p: np.uint64, o: np.uint64, idx: np.ndarray) -> None:
-    """Each window's flat index (before canonicalisation), summed square by
-    square over the occupied squares only."""
-    idx[:] = WINDOW_OFFSETS
-    m = p
-    while m != U0:
-        sq = lowest_square(m)
-        m &= m - U1
-        for j in range(SQUARE_COUNTS[sq]):
-            idx[SQUARE_WINDOWS[sq, j]] += SQUARE_POWERS[sq, j]
-    m = o
-    while m != U0:
-        sq = lowest_square(m)
-        m &= m - U1
-        for j in range(SQUARE_COUNTS[sq]):
-            idx[SQUARE_WINDOWS[sq, j]] += 2 * SQUARE_POWERS[sq, j]
+def raw_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
+    """Write into ``out`` (N_WINDOWS) each window's flat index before
+    canonicalisation: the index into weights made by ``expand_weights``."""
+    images = np.empty(16, dtype=np.uint64)
+    _images(p, images, 0)
+    _images(o, images, 8)
+    _kind_indices(0, images, out)
+    _kind_indices(1, images, out)
+    _kind_indices(2, images, out)
+    _kind_indices(3, images, out)
+    _kind_indices(4, images, out)
+    _kind_indices(5, images, out)
+    _kind_indices(6, images, out)
+    _kind_indices(7, images, out)
+    _kind_indices(8, images, out)
+    _kind_indices(9, images, out)
+    _kind_indices(10, images, out)
 
 
 @njit(cache=True, nogil=True)
 def window_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
     """Write into ``out`` (int32, N_WINDOWS) each window's canonical flat index
     for the mover ``p`` against ``o``."""
-    idx = np.empty(N_WINDOWS, dtype=np.int64)
-    _raw_indices(p, o, idx)
+    raw_indices(p, o, out)
     for w in range(N_WINDOWS):
-        out[w] = CANONICAL[idx[w]]
+        out[w] = CANONICAL[out[w]]
 
 
 @njit(cache=True, nogil=True)
@@ -191,18 +304,27 @@ def linear_terms(p: np.uint64, o: np.uint64) -> tuple[float, float]:
     return mobility, parity
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _value(p: np.uint64, o: np.uint64, W: np.ndarray, canonical: bool) -> np.float64:
+    """The unclamped sum of the windows' weights and the linear terms, under
+    the weights ``W`` as trained (``canonical``) or made by ``expand_weights``."""
+    w = W[phase_of(np.int64(popcount(~(p | o))))]
+    idx = np.empty(N_WINDOWS, dtype=np.int32)
+    if canonical:
+        window_indices(p, o, idx)
+    else:
+        raw_indices(p, o, idx)
+    s = np.float64(w[BIAS])
+    for i in range(N_WINDOWS):
+        s += w[idx[i]]
+    mobility, parity = linear_terms(p, o)
+    return s + w[MOBILITY] * mobility + w[PARITY] * parity
+
+
 @njit(cache=True, nogil=True)
 def evaluate_raw(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """The unclamped evaluation (what training fits) of the mover ``p``."""
-    ph = phase_of(np.int64(popcount(~(p | o))))
-    w = W[ph]
-    idx = np.empty(N_WINDOWS, dtype=np.int64)
-    _raw_indices(p, o, idx)
-    s = np.float64(w[BIAS])
-    for i in range(N_WINDOWS):
-        s += w[CANONICAL[idx[i]]]
-    mobility, parity = linear_terms(p, o)
-    return s + w[MOBILITY] * mobility + w[PARITY] * parity
+    return _value(p, o, W, True)
 
 
 @njit(cache=True, nogil=True)
@@ -210,7 +332,22 @@ def evaluate(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """Predicted final disc difference for the mover ``p`` against ``o`` under
     the weights ``W`` (float32, N_PHASES x N_WEIGHTS), clamped to [-64, 64].
     Unchecked: the boards must be disjoint."""
-    return min(max(evaluate_raw(p, o, W), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, W, True), -SCORE_LIMIT), SCORE_LIMIT)
+
+
+def expand_weights(W: np.ndarray) -> np.ndarray:
+    """The weights with every table entry holding its canonical entry's
+    weight, so that ``evaluate_expanded`` skips the canonical-index lookup."""
+    out = np.array(W, dtype=np.float32, order="C")
+    out[:, :TABLE_SIZE] = out[:, CANONICAL]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def evaluate_expanded(p: np.uint64, o: np.uint64, X: np.ndarray) -> np.float64:
+    """``evaluate`` under ``X = expand_weights(W)``: the same value, one table
+    lookup a window instead of two (what the searches call)."""
+    return min(max(_value(p, o, X, False), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 @njit(cache=True, nogil=True)
@@ -292,8 +429,8 @@ def load_weights() -> np.ndarray:
 @njit(EVAL_SIGNATURE, cache=True, nogil=True)
 def search_evaluate(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.int64:
     """``evaluate`` in alpha-beta's signature (``agents.search.evaluation``):
-    ``flat`` is the weights raveled, the value in ``DISC`` units per disc."""
-    return np.int64(evaluate(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) * DISC)
+    ``flat`` is ``expand_weights(W)`` raveled, the value in ``DISC`` units per disc."""
+    return np.int64(evaluate_expanded(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) * DISC)
 
 
 MCTS_SCALE = 16.0
@@ -303,14 +440,14 @@ MCTS_SCALE = 16.0
 @njit(float64(uint64, uint64, float32[::1]), cache=True, nogil=True)
 def mcts_value(p: np.uint64, o: np.uint64, flat: np.ndarray) -> float:
     """``evaluate`` as an MCTS heuristic (``agents.search.mcts_tree.LEAF_VALUE_TYPE``):
-    the predicted disc margin squashed to [-1, 1]; ``flat`` is the weights raveled."""
-    return math.tanh(evaluate(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) / MCTS_SCALE)
+    the predicted disc margin squashed to [-1, 1]; ``flat`` is ``expand_weights(W)`` raveled."""
+    return math.tanh(evaluate_expanded(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) / MCTS_SCALE)
 
 
 @lru_cache(maxsize=1)
 def pattern_evaluation() -> Evaluation:
     """The shipped learned evaluation as alpha-beta's ``evaluation`` parameter."""
-    return Evaluation("patterns", search_evaluate, np.ascontiguousarray(load_weights(), dtype=np.float32).ravel())
+    return Evaluation("patterns", search_evaluate, expand_weights(load_weights()).ravel())
 
 
 class PatternAgent(_TieBreakingAgent):

@@ -11,6 +11,7 @@ from agents.search.evaluation import DISC
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import evaluate, load_weights, pattern_evaluation, search_evaluate
 from agents.search.tt import new_table
+from reversi_env import BLACK, PASS, GameState
 from reversi_env.observation import observe
 
 
@@ -21,6 +22,38 @@ def test_search_evaluate_is_the_pattern_value_in_disc_units(seed: int) -> None:
     for state in random_game(seed)[:-1]:
         p, o = state.kernel_boards()
         assert search_evaluate(p, o, ev.weights) == int(evaluate(p, o, W) * DISC)
+
+
+def minimax(state: GameState, depth: int, flat: object) -> int:
+    """Plain minimax over ``GameState`` with the learned evaluation at the leaves (a pass costs no ply)."""
+    if state.is_terminal():
+        diff = state.disc_difference()
+        return (diff if state.player == BLACK else -diff) * DISC
+    if state.legal_actions() == [PASS]:
+        return -minimax(state.apply(PASS), depth, flat)
+    if depth == 0:
+        p, o = state.kernel_boards()
+        return int(search_evaluate(p, o, flat))
+    return max(-minimax(state.apply(a), depth - 1, flat) for a in state.legal_actions())
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_every_root_move_scores_as_plain_minimax(depth: int) -> None:
+    """The search's shortcuts (the last ply's own loop, no table near the leaves,
+    ordering) change no value: positions from the opening to the last moves,
+    passes and game ends included."""
+    ev = pattern_evaluation()
+    checked = 0
+    for seed in range(6):
+        for state in random_game(seed)[4::5]:
+            actions = state.legal_actions()
+            if state.is_terminal() or actions == [PASS]:
+                continue
+            p, o = state.kernel_boards()
+            root = search_root(p, o, depth, actions, new_table(1 << 12), new_stats(DISC), ev, exact_all=True)
+            assert root.scores == {a: -minimax(state.apply(a), depth - 1, ev.weights) for a in actions}
+            checked += 1
+    assert checked > 60
 
 
 def test_pattern_alphabeta_finds_the_solver_best_move_when_it_reaches_the_end() -> None:

@@ -71,14 +71,57 @@ def reference_windows(p: int, o: int) -> list[tuple[str, int]]:
 def test_windows_agree_with_a_slow_reference() -> None:
     out = np.zeros(pt.N_WINDOWS, dtype=np.int32)
     checked = 0
-    for p, o in positions(6):
+    for p, o in positions(6) + random_boards(200, 0):
         pt.window_indices(np.uint64(p), np.uint64(o), out)
         kinds = np.searchsorted(pt.TABLE_OFFSETS, out, side="right") - 1
         ours = sorted((pt.PATTERN_NAMES[k], int(i - pt.TABLE_OFFSETS[k])) for k, i in zip(kinds, out, strict=True))
         assert ours == reference_windows(p, o)
         checked += 1
-    assert checked > 300
+    assert checked > 500
     assert pt.N_WINDOWS == 46  # Edax's count for this pattern set
+
+
+def random_boards(n: int, seed: int) -> list[tuple[int, int]]:
+    """Disjoint (mover, opponent) boards with every density of discs, not only game positions."""
+    rng = np.random.default_rng(seed)
+    boards = []
+    for _ in range(n):
+        cells = rng.choice(3, size=64, p=rng.dirichlet([1.0, 1.0, 1.0]))
+        boards.append(
+            (sum(1 << s for s in range(64) if cells[s] == 1), sum(1 << s for s in range(64) if cells[s] == 2))
+        )
+    return boards
+
+
+def reference_value(p: int, o: int, w: np.ndarray) -> float:
+    """The evaluation straight from its definition, square by square in Python."""
+    empties = 64 - (p | o).bit_count()
+    row = w[min(empties // pt.PHASE_EMPTIES, pt.N_PHASES - 1)].astype(np.float64)
+    offsets = dict(zip(pt.PATTERN_NAMES, pt.TABLE_OFFSETS, strict=False))
+    total = row[pt.BIAS] + sum(row[offsets[name] + index] for name, index in reference_windows(p, o))
+    mobility = int(pt.legal_moves(np.uint64(p), np.uint64(o))).bit_count()
+    mobility -= int(pt.legal_moves(np.uint64(o), np.uint64(p))).bit_count()
+    return float(total + mobility * row[pt.MOBILITY] + (1 if empties % 2 else -1) * row[pt.PARITY])
+
+
+def test_the_shipped_evaluation_equals_a_square_by_square_reference_exactly() -> None:
+    """The shipped weights are float16 values: their float64 sums are exact in
+    any order, so the fast kernels must give the reference's value to the last bit."""
+    w = pt.load_weights()
+    x = pt.expand_weights(w)
+    for p, o in random_boards(400, 1) + positions(2):
+        expected = reference_value(p, o, w)
+        assert pt.evaluate_raw(np.uint64(p), np.uint64(o), w) == expected
+        assert pt.evaluate_expanded(np.uint64(p), np.uint64(o), x) == min(max(expected, -64.0), 64.0)
+
+
+def test_expanded_weights_give_the_same_value_to_the_last_bit() -> None:
+    w = np.random.default_rng(7).normal(scale=3.0, size=(pt.N_PHASES, pt.N_WEIGHTS)).astype(np.float32)
+    x = pt.expand_weights(w)
+    assert x.shape == w.shape and x.dtype == np.float32
+    for p, o in random_boards(300, 2) + positions(2):
+        assert pt.evaluate_expanded(np.uint64(p), np.uint64(o), x) == pt.evaluate(np.uint64(p), np.uint64(o), w)
+        assert pt.evaluate_raw(np.uint64(p), np.uint64(o), w) == pytest.approx(reference_value(p, o, w), abs=1e-9)
 
 
 def test_evaluation_is_the_sum_of_its_terms() -> None:
