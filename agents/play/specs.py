@@ -68,16 +68,17 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "pattern": (("seed",), None),
     "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "iters", "c", "seed", "threads", "eval"), None),
+    "mcts": (("time", "sims", "iters", "c", "seed", "threads", "eval", "mix", "bias", "ply", "fpu", "minimax"), None),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu")
 _TEXT_KEYS = ("net", "eval")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
-_ZERO_KEYS = ("seed", "alphazero.sims")
+_ZERO_KEYS = ("seed", "alphazero.sims", "mcts.mix", "mcts.bias", "mcts.ply", "mcts.fpu", "mcts.minimax")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
 _MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6, "threads": 64}
+_MAXIMA.update({"mix": 1.0, "bias": 100.0, "ply": 1, "fpu": 1, "minimax": 1.0})
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
@@ -167,6 +168,13 @@ class PlayerSpec:
                 from agents.search.patterns import mcts_value, pattern_evaluation
 
                 knobs.update(heuristic=mcts_value, heuristic_weights=pattern_evaluation().weights)
+            for key in ("mix", "bias", "minimax"):
+                if key in o:
+                    knobs[key] = float(o[key])
+            if "ply" in o:
+                knobs["ply"] = int(o["ply"])
+            if "fpu" in o:
+                knobs["fpu"] = bool(o["fpu"])
             if "sims" in o:
                 return MCTSAgent(simulations=int(o["sims"]), **knobs)
             return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)

@@ -304,7 +304,7 @@ class _EvaluatorSearch:
         while done < budget:
             if nodes[root]["status"] != UNKNOWN or (deadline is not None and time.perf_counter() >= deadline):
                 break
-            d = int(descend(nodes, root, self.c, puct, np.float64(0.0), path))
+            d = int(descend(nodes, root, self.c, puct, np.float64(0.0), False, np.float64(0.0), path))
             leaf = int(path[d])
             node = nodes[leaf]
             if node["status"] == UNKNOWN and node["first"] < 0:
@@ -375,6 +375,9 @@ class MCTSAgent:
         mix: float = DEFAULT_MIX,
         heuristic: LeafValue = handwritten_value,
         heuristic_weights: np.ndarray = NO_WEIGHTS,
+        ply: int = 0,
+        fpu: bool = False,
+        minimax: float = 0.0,
         threads: int = 1,
         name: str | None = None,
     ) -> None:
@@ -397,13 +400,19 @@ class MCTSAgent:
             )
         if threads > 1 and evaluator is not None:
             raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
-        for knob, value in (("bias", bias), ("mix", mix)):
+        for knob, value in (("bias", bias), ("mix", mix), ("minimax", minimax)):
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise ValueError(f"{knob} must be a number, got {value!r}")
         if not 0.0 <= bias < math.inf:
             raise ValueError(f"bias must be a finite number >= 0, got {bias!r}")
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be in [0, 1], got {mix!r}")
+        if not 0.0 <= minimax <= 1.0:
+            raise ValueError(f"minimax must be in [0, 1], got {minimax!r}")
+        if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or ply not in (0, 1):
+            raise ValueError(f"ply must be 0 (the leaf's own value) or 1 (the best of its children's), got {ply!r}")
+        if not isinstance(fpu, (bool, np.bool_)):
+            raise ValueError(f"fpu must be True or False, got {fpu!r}")
         if isinstance(endgame_exact, bool) or not isinstance(endgame_exact, (int, np.integer)) or endgame_exact < 0:
             raise ValueError(f"endgame_exact must be a non-negative int (empty squares), got {endgame_exact!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
@@ -424,6 +433,9 @@ class MCTSAgent:
         self.informed = bool(informed_playouts)
         self.bias = float(bias)
         self.mix = float(mix)
+        self.ply = int(ply)
+        self.fpu = bool(fpu)
+        self.minimax = float(minimax)
         self.heuristic = heuristic
         self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
@@ -578,7 +590,8 @@ class MCTSAgent:
             tree.start(p, o, capacity(0))
         self._root_player = player
         if tree.nodes[tree.root]["first"] < 0:
-            expand(tree.nodes, tree.meta, tree.root, self.solver, self.bias > 0, self.heuristic, self.heuristic_weights)
+            priors = self.bias > 0 or self.ply > 0 or self.minimax > 0
+            expand(tree.nodes, tree.meta, tree.root, self.solver, priors, self.heuristic, self.heuristic_weights)
 
     def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
         """Run batches of simulations on tree ``i`` in numba until ``budget`` of
@@ -603,7 +616,7 @@ class MCTSAgent:
             ran = int(
                 simulate(
                     tree, self._trees[i].meta, root, batch, self.c, rng, path, self.solver, policy,
-                    self.bias, self.mix, self.heuristic, self.heuristic_weights,
+                    self.bias, self.mix, self.ply, self.fpu, self.minimax, self.heuristic, self.heuristic_weights,
                 )
             )  # fmt: skip
             dt = time.perf_counter() - t

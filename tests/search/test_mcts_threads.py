@@ -162,8 +162,8 @@ def test_the_numba_loop_releases_the_gil() -> None:
     def search() -> None:
         seen.append(counter[0])
         simulate(
-            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1),
-            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, 0.8, handwritten_value, NO_WEIGHTS,
+            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1), np.zeros(MAX_DEPTH, np.int64),
+            True, bb.CORNER_AWARE, 1.0, 0.8, 0, False, 0.0, handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
         seen.append(counter[0])
 
