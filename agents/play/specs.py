@@ -16,9 +16,11 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
                                            ``sims``, ``c=1.4`` the exploration constant;
-                                           ``eval=patterns`` guides it by the learned
-                                           evaluation (default ``eval=hand``),
-                                           ``threads=2`` searches on two cores
+                                           guided by the learned evaluation
+                                           (``eval=hand``: the hand-written one;
+                                           ``mix``, ``bias``, ``minimax``, ``ply``,
+                                           ``fpu``: see docs/mcts.md), ``uct=1`` is
+                                           textbook UCT, ``threads=2`` two cores
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -68,17 +70,20 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "pattern": (("seed",), None),
     "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "iters", "c", "seed", "threads", "eval", "mix", "bias", "ply", "fpu", "minimax"), None),
+    "mcts": (
+        ("time", "sims", "iters", "c", "seed", "threads", "eval", "mix", "bias", "ply", "fpu", "minimax", "uct"),
+        None,
+    ),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct")
 _TEXT_KEYS = ("net", "eval")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
-_ZERO_KEYS = ("seed", "alphazero.sims", "mcts.mix", "mcts.bias", "mcts.ply", "mcts.fpu", "mcts.minimax")
+_ZERO_KEYS = ("seed", "alphazero.sims", "mcts.mix", "mcts.bias", "mcts.ply", "mcts.fpu", "mcts.minimax", "mcts.uct")
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
 _MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6, "threads": 64}
-_MAXIMA.update({"mix": 1.0, "bias": 100.0, "ply": 1, "fpu": 1, "minimax": 1.0})
+_MAXIMA.update({"mix": 1.0, "bias": 100.0, "ply": 1, "fpu": 1, "minimax": 1.0, "uct": 1})
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
@@ -164,10 +169,15 @@ class PlayerSpec:
                 "c": float(o.get("c", DEFAULT_C)),
                 "threads": int(o.get("threads", 1)),
             }
-            if o.get("eval", "hand") == "patterns":
-                from agents.search.patterns import mcts_value, pattern_evaluation
+            if o.get("eval") == "hand":
+                from agents.search.mcts import handwritten_value
 
-                knobs.update(heuristic=mcts_value, heuristic_weights=pattern_evaluation().weights)
+                knobs["heuristic"] = handwritten_value
+            if o.get("uct"):
+                guides = [k for k in ("eval", "mix", "bias", "minimax", "ply", "fpu") if k in o]
+                if guides:
+                    raise SpecError(f"{self.text!r}: uct=1 is textbook UCT, it takes no {', '.join(guides)}")
+                knobs.update(informed_playouts=False, bias=0.0, mix=0.0, minimax=0.0)
             for key in ("mix", "bias", "minimax"):
                 if key in o:
                     knobs[key] = float(o[key])

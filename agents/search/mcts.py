@@ -90,6 +90,7 @@ from agents.search.mcts_tree import (
     simulate,
     status_value,
 )
+from agents.search.patterns import mcts_value, pattern_evaluation
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
 from reversi_env.notation import PASS
@@ -101,6 +102,7 @@ __all__ = [
     "DEFAULT_C",
     "DEFAULT_ENDGAME_EXACT",
     "DEFAULT_MAX_NODES",
+    "DEFAULT_MINIMAX",
     "DEFAULT_MIX",
     "MAX_SIMULATIONS",
     "MAX_THREADS",
@@ -123,9 +125,16 @@ DEFAULT_BIAS = 1.0
 """Default weight of the progressive bias (the static evaluation of a move,
 in [-1, 1], fading as 1 / (visits + 1))."""
 
-DEFAULT_MIX = 0.8
+DEFAULT_MIX = 1.0
 """Default share of the static evaluation in a leaf's value; the rest is the
-random playout's result (AlphaGo's mixing of a value estimate and a rollout)."""
+random playout's result (AlphaGo's mixing of a value estimate and a rollout).
+With the learned evaluation the playouts are worth less than their time
+(docs/mcts.md): none by default."""
+
+DEFAULT_MINIMAX = 0.5
+"""Default weight of a child's minimax value (over the tree's frontier, from
+the static evaluation) in its selection score; the mean of its results has
+the rest (implicit minimax backups, docs/mcts.md)."""
 
 MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
@@ -373,11 +382,11 @@ class MCTSAgent:
         informed_playouts: bool = True,
         bias: float = DEFAULT_BIAS,
         mix: float = DEFAULT_MIX,
-        heuristic: LeafValue = handwritten_value,
-        heuristic_weights: np.ndarray = NO_WEIGHTS,
-        ply: int = 0,
-        fpu: bool = False,
-        minimax: float = 0.0,
+        heuristic: LeafValue | None = None,
+        heuristic_weights: np.ndarray | None = None,
+        ply: int = 1,
+        fpu: bool = True,
+        minimax: float = DEFAULT_MINIMAX,
         threads: int = 1,
         name: str | None = None,
     ) -> None:
@@ -419,8 +428,15 @@ class MCTSAgent:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
-        if heuristic is not handwritten_value or heuristic_weights is not NO_WEIGHTS:
+        if heuristic is None:
+            if heuristic_weights is not None:
+                raise ValueError("heuristic_weights need the heuristic that reads them")
+            heuristic, heuristic_weights = mcts_value, pattern_evaluation().weights
+        elif heuristic is not handwritten_value or heuristic_weights is not None:
+            heuristic_weights = NO_WEIGHTS if heuristic_weights is None else heuristic_weights
             _check_heuristic(heuristic, heuristic_weights)
+        else:
+            heuristic_weights = NO_WEIGHTS
         self.time_limit = None if time_limit is None else float(time_limit)
         self.simulations = None if simulations is None else int(simulations)
         self.c = float(c)
@@ -433,9 +449,11 @@ class MCTSAgent:
         self.informed = bool(informed_playouts)
         self.bias = float(bias)
         self.mix = float(mix)
-        self.ply = int(ply)
-        self.fpu = bool(fpu)
         self.minimax = float(minimax)
+        # A one-ply search needs a leaf value, first-play urgency children valued by the heuristic.
+        self.ply = int(ply) if self.mix > 0 else 0
+        self._guided = self.bias > 0 or self.minimax > 0 or self.ply > 0
+        self.fpu = bool(fpu) and self._guided
         self.heuristic = heuristic
         self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
@@ -590,8 +608,7 @@ class MCTSAgent:
             tree.start(p, o, capacity(0))
         self._root_player = player
         if tree.nodes[tree.root]["first"] < 0:
-            priors = self.bias > 0 or self.ply > 0 or self.minimax > 0
-            expand(tree.nodes, tree.meta, tree.root, self.solver, priors, self.heuristic, self.heuristic_weights)
+            expand(tree.nodes, tree.meta, tree.root, self.solver, self._guided, self.heuristic, self.heuristic_weights)
 
     def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
         """Run batches of simulations on tree ``i`` in numba until ``budget`` of

@@ -54,7 +54,9 @@ def test_one_ply_leaf_value_is_the_best_reply() -> None:
     replies = [-share(child.apply(a)) for a in child.legal_actions()]
     assert result.values[visited] == pytest.approx(-max(replies), abs=1e-6)
     # At ply 0 the same simulation values the child by its own static value.
-    flat = MCTSAgent(simulations=1, seed=0, mix=1.0, bias=1.0, heuristic=disc_share, heuristic_weights=DISC_SCALE)
+    flat = MCTSAgent(
+        simulations=1, seed=0, mix=1.0, bias=1.0, ply=0, minimax=0.0, heuristic=disc_share, heuristic_weights=DISC_SCALE
+    )
     result = flat.search(state)
     (visited,) = np.flatnonzero(result.visits)
     assert result.values[visited] == pytest.approx(-share(state.apply(result.actions[visited])), abs=1e-6)
@@ -62,11 +64,19 @@ def test_one_ply_leaf_value_is_the_best_reply() -> None:
 
 def test_fpu_tries_the_valued_children_only() -> None:
     # The start position: C4 is the only opening the value likes (it owns C4).
-    knobs = {"simulations": 8, "seed": 0, "mix": 1.0, "bias": 1.0, "heuristic": c4_owner_value}
+    knobs = {
+        "simulations": 8,
+        "seed": 0,
+        "mix": 1.0,
+        "bias": 1.0,
+        "ply": 0,
+        "minimax": 0.0,
+        "heuristic": c4_owner_value,
+    }
     urgent = MCTSAgent(fpu=True, **knobs).search(GameState.initial())
     assert urgent.action == C4
     assert urgent.visits.min() == 0  # the openings valued 0 wait while C4 keeps its value
-    every = MCTSAgent(**knobs).search(GameState.initial())
+    every = MCTSAgent(fpu=False, **knobs).search(GameState.initial())
     assert every.action == C4
     assert every.visits.min() >= 1  # without it every child is tried once first
 
@@ -128,7 +138,9 @@ def test_minimax_backups_keep_every_node_at_its_best_reply() -> None:
         checked += 1
     assert checked > 100
     # Without it the priors stay the static values of the children.
-    plain = MCTSAgent(simulations=2000, seed=0, mix=1.0, bias=1.0, heuristic=disc_share, heuristic_weights=DISC_SCALE)
+    plain = MCTSAgent(
+        simulations=2000, seed=0, mix=1.0, minimax=0.0, heuristic=disc_share, heuristic_weights=DISC_SCALE
+    )
     plain.search(state)
     child = plain._trees[0].nodes[1]
     after = state.apply(int(child["move"]))
