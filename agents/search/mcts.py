@@ -1,33 +1,32 @@
 """Monte Carlo Tree Search for Reversi: the agent that drives the numba tree.
 
-The tree and one iteration live in ``agents.search.mcts_tree`` (select by UCT
-down to a leaf, expand it on its second visit, play one game from there with
-the kernels' RNG, back the result, +1 win, 0 draw, -1 loss, up the path).
-This module drives it: the budget and the clock, batches of bounded duration
-(so Ctrl-C acts at once), early stops, the pool's size, tree reuse between
-moves, the exact endgame, and the result.
+The tree and one iteration live in ``agents.search.mcts_tree`` (select down
+to a leaf, value it, back the value, in [-1, 1] for the player who moved,
+up the path). This module drives it: the budget and the clock, batches of
+bounded duration (so Ctrl-C acts at once), early stops, the pool's size, tree
+reuse between moves, the exact endgame, and the result.
 
-Three knobs make the default agent strong; all off gives textbook UCT
-(``MCTSAgent(..., informed_playouts=False, bias=0, mix=0)``, the setting of
-``benchmarks/bench_mcts.py``'s comparison with OpenSpiel):
+The default search is guided by the learned pattern evaluation
+(``agents.search.patterns.mcts_value``, the ``heuristic``; any numba function
+of ``mcts_tree.LEAF_VALUE_TYPE``'s shape replaces it) and plays no random
+games; each guide was measured at equal time (docs/mcts.md):
 
-- ``informed_playouts``: the random game takes a corner when it can and
-  avoids the squares that give a corner away when it can
-  (``reversi_env.bitboard.CORNER_AWARE``);
+- ``mix``: a leaf's value is ``(1 - mix) * playout + mix * h``, ``h`` the
+  static value (AlphaGo's mixing of a rollout and a value estimate); default
+  1, no playouts (``informed_playouts`` then picks the playouts' policy);
+- ``ply=1``: a leaf is expanded on its first visit and ``h`` is the best of
+  its children's values (a one-ply search at every leaf);
+- ``fpu``: an unvisited child is scored as if visited once with its own
+  static value, instead of being tried before any child is tried twice;
+- ``minimax``: each node keeps the minimax value of its subtree's frontier
+  (implicit minimax backups, Lanctot et al. 2014) and a child's score mixes
+  it with the mean of its results, ``(1 - minimax) * mean + minimax * mm``;
 - ``bias``: progressive bias, ``bias * h / (visits + 1)`` added to a child's
-  UCT score, where ``h`` in [-1, 1] is the static evaluation (``heuristic``,
-  by default ``handwritten_value``: the square-weight / mobility / corner
-  evaluation of ``agents.search.ladder.evaluate``); unvisited children are
-  tried best ``h`` first;
-- ``mix``: a leaf's value is ``(1 - mix) * playout + mix * h`` (AlphaGo's
-  mixing of a rollout and a value estimate). Measured at 20,000 simulations a
-  move against AlphaBetaAgent(4): textbook UCT won 1 of 6 games, ``mix=0.5``
-  4 of 6, ``mix=0.8`` 8 of 8.
+  UCT score.
 
-``heuristic`` takes any numba function ``(p, o) -> float`` in [-1, 1] for the
-player to move (``agents.search.mcts_tree.LEAF_VALUE_TYPE``), so a learned
-evaluation plugs in at the leaves and as the bias without a line of the search
-changing.
+``eval=hand`` in a spec (``heuristic=handwritten_value``) guides the same search
+by the hand-written evaluation instead. All guides off (``TEXTBOOK_UCT``:
+uniformly random playouts, no bias, no static value) is textbook UCT.
 
 With ``solver=True`` (MCTS-Solver) finished games are
 proven wins, losses or draws and proofs are backed up: a node with a winning
@@ -58,6 +57,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import cast
 
 import numpy as np
@@ -107,6 +107,7 @@ __all__ = [
     "MAX_SIMULATIONS",
     "MAX_THREADS",
     "NODE_DTYPE",
+    "TEXTBOOK_UCT",
     "MCTSAgent",
     "SearchResult",
     "handwritten_value",
@@ -135,6 +136,13 @@ DEFAULT_MINIMAX = 0.5
 """Default weight of a child's minimax value (over the tree's frontier, from
 the static evaluation) in its selection score; the mean of its results has
 the rest (implicit minimax backups, docs/mcts.md)."""
+
+TEXTBOOK_UCT: Mapping[str, float | bool] = MappingProxyType(
+    {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0}
+)
+"""The settings that turn every guide off: ``MCTSAgent(..., **TEXTBOOK_UCT)`` is
+textbook UCT (uniformly random playouts, plain UCB1 with c=1 for results in
+[-1, 1], the heuristic never called)."""
 
 MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
@@ -169,7 +177,7 @@ reply, and one more pair after a move played at once)."""
 
 @njit(float64(uint64, uint64, LEAF_WEIGHTS), cache=True)
 def handwritten_value(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
-    """The default ``heuristic``: ``agents.search.ladder.evaluate`` squashed to [-1, 1] (it reads no weights)."""
+    """The hand-written ``heuristic`` (``eval=hand``): ``agents.search.ladder.evaluate`` squashed to [-1, 1]."""
     return math.tanh(evaluate(p, o) / _HEURISTIC_SCALE)
 
 
@@ -349,7 +357,7 @@ class _EvaluatorSearch:
 
 
 class MCTSAgent:
-    """Monte Carlo Tree Search player (UCT, random playouts, all in numba).
+    """Monte Carlo Tree Search player (UCT guided by a static value, all in numba).
 
     Give exactly one budget: ``time_limit`` seconds per move (kept within 5 %;
     a search stops sooner once its choice is decided) or ``simulations`` per
@@ -358,9 +366,10 @@ class MCTSAgent:
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
-    ``max_nodes`` caps the tree; ``informed_playouts``, ``bias``, ``mix`` and
-    ``heuristic`` steer the search with Othello knowledge (see the module
-    docstring; ``informed_playouts=False, bias=0, mix=0`` is textbook UCT).
+    ``max_nodes`` caps the tree; ``heuristic`` (default: the learned pattern
+    value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
+    ``bias`` and ``informed_playouts`` steer the search with Othello knowledge
+    (see the module docstring; ``**TEXTBOOK_UCT`` turns them all off).
     ``threads`` searches that many trees at once (root-parallel, one thread
     each; ``max_nodes`` is then shared between them); with one thread and a
     seed a search is reproducible bit for bit, and so is a simulation budget

@@ -89,6 +89,7 @@ def course_file(tmp_path: Path) -> Path:
         ("mcts:c=1.4,iters=50", "mcts", {"c": 1.4, "sims": 50}),
         ("mcts:mix=0,bias=2,minimax=0.25", "mcts", {"mix": 0.0, "bias": 2.0, "minimax": 0.25}),
         ("mcts:ply=0,fpu=0,uct=0", "mcts", {"ply": 0, "fpu": 0, "uct": 0}),
+        ("mcts:exact=20", "mcts", {"exact": 20}),
         ("mcts:uct=1", "mcts", {"uct": 1}),
     ],
 )
@@ -131,6 +132,7 @@ def test_target_specs_parse() -> None:
         ("mcts:ply=0.5", "integer"),
         ("mcts:fpu=2", "at most 1"),
         ("mcts:uct=2", "at most 1"),
+        ("mcts:exact=31", "at most 30"),
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
         ("mcts:eval=nets", "eval must be one of"),
@@ -175,10 +177,12 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10,eval=hand").heuristic is not mcts_value  # type: ignore[attr-defined]
-    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0")
+    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0")
+    assert tuned.endgame_exact == 0  # type: ignore[attr-defined]
     assert (tuned.mix, tuned.bias, tuned.minimax, tuned.ply, tuned.fpu) == (0.5, 0.0, 0.25, 0, False)  # type: ignore[attr-defined]
     uct = make_agent("mcts:sims=10,uct=1")
-    assert (uct.informed, uct.bias, uct.mix, uct.minimax) == (False, 0.0, 0.0, 0.0)  # type: ignore[attr-defined]
+    assert (uct.informed, uct.bias, uct.mix, uct.minimax, uct.c) == (False, 0.0, 0.0, 0.0, 1.0)  # type: ignore[attr-defined]
+    assert make_agent("mcts:sims=10,uct=1,c=1.4").c == 1.4  # type: ignore[attr-defined]
     with pytest.raises(SpecError, match="textbook UCT, it takes no mix"):
         make_agent("mcts:sims=10,uct=1,mix=0.5")
     assert make_agent("level:2").name == "level-2"

@@ -21,7 +21,14 @@ from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
 from agents.search.ladder import GreedyAgent, RandomAgent
-from agents.search.mcts import MAX_SIMULATIONS, NODE_DTYPE, MCTSAgent, SearchResult, handwritten_value
+from agents.search.mcts import (
+    MAX_SIMULATIONS,
+    NODE_DTYPE,
+    TEXTBOOK_UCT,
+    MCTSAgent,
+    SearchResult,
+    handwritten_value,
+)
 from agents.search.mcts_tree import LOSS, UNKNOWN, WIN, Tree
 from reversi_env import PASS, GameState, InvalidPositionError
 from reversi_env.bitboard import U1, popcount
@@ -131,7 +138,7 @@ def test_strength_against_random() -> None:
 
 def test_textbook_uct_beats_random() -> None:
     # No Othello knowledge at all: uniform playouts, no bias, playout values only.
-    agent = MCTSAgent(simulations=1000, seed=31, informed_playouts=False, bias=0.0, mix=0.0)
+    agent = MCTSAgent(simulations=1000, seed=31, **TEXTBOOK_UCT)  # type: ignore[arg-type]
     margins = match(agent, RandomAgent(seed=32), games=6)
     assert sum(m > 0 for m in margins) >= 5
 

@@ -12,7 +12,7 @@ from conftest import random_game
 from numba import njit
 from test_endgame import brute_force, endgame_positions
 
-from agents.search.mcts import MCTSAgent
+from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 from agents.search.mcts_tree import DRAW, LOSS, WIN
 from agents.search.patterns import mcts_value, pattern_evaluation
 from reversi_env import GameState
@@ -145,3 +145,17 @@ def test_minimax_backups_keep_every_node_at_its_best_reply() -> None:
     child = plain._trees[0].nodes[1]
     after = state.apply(int(child["move"]))
     assert child["prior"] == np.float32(-share(after))
+
+
+@njit
+def poisoned(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
+    """0 at the start position (where the agent checks it), NaN anywhere else."""
+    return 0.0 if popcount(p | o) == 4 else math.nan
+
+
+def test_textbook_uct_never_asks_the_heuristic() -> None:
+    state = random_game(3, plies=10)[-1]
+    textbook = MCTSAgent(simulations=2000, seed=0, heuristic=poisoned, **TEXTBOOK_UCT).search(state)  # type: ignore[arg-type]
+    assert np.all(np.isfinite(textbook.values)) and textbook.visits.sum() == 2000
+    guided = MCTSAgent(simulations=2000, seed=0, heuristic=poisoned).search(state)
+    assert not np.all(np.isfinite(guided.values))  # the default search does ask it
