@@ -113,11 +113,14 @@ __all__ = [
     "handwritten_value",
 ]
 
-DEFAULT_C = 1.0
-"""Default exploration constant (values are in [-1, 1])."""
+DEFAULT_C = 0.5
+"""Default exploration constant (values are in [-1, 1]; measured best of 0.25,
+0.5, 1 and 2 with the default guides, docs/mcts.md; ``TEXTBOOK_UCT`` uses 1)."""
 
-DEFAULT_ENDGAME_EXACT = 14
-"""Default number of empty squares from which the root is solved exactly."""
+DEFAULT_ENDGAME_EXACT = 16
+"""Default number of empty squares from which the root is solved exactly (at 16
+empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
+move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/mcts.md)."""
 
 DEFAULT_MAX_NODES = 4_000_000
 """Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
