@@ -4,10 +4,10 @@ Both search single-threaded from the start position and from a midgame position
 (20 plies of a seeded random game), with one uniformly random playout per
 simulation (OpenSpiel: ``pyspiel.MCTSBot`` with ``RandomRolloutEvaluator(1)``,
 the ``bench`` extra). For that comparison ours runs as textbook UCT
-(``informed_playouts=False, bias=0, mix=0``), without the exact endgame and
-without tree reuse, so every simulation is a tree descent plus a uniformly
-random playout. The last column is the default agent (informed playouts,
-progressive bias, mixed leaf values) for reference. Best of three runs each.
+(``TEXTBOOK_UCT``), without the exact endgame and without tree reuse, so every
+simulation is a tree descent plus a uniformly random playout. The last column
+is the default agent (no playouts: the learned value searched one ply deep at
+each leaf, docs/mcts.md) for reference. Best of three runs each.
 
 ``--threads`` measures the root-parallel search instead: the default agent's
 simulations per second with one thread and with two, side by side with the
@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 from agents.play.match import play_game
-from agents.search.mcts import MCTSAgent
+from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20
@@ -53,7 +53,7 @@ def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
     state = GameState.initial()
     for m in moves:
         state = state.apply(m)
-    knobs = {"informed_playouts": False, "bias": 0.0, "mix": 0.0} if textbook else {}
+    knobs = dict(TEXTBOOK_UCT) if textbook else {}
     best = 0.0
     for run in range(3):
         agent = MCTSAgent(simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, **knobs)  # type: ignore[arg-type]

@@ -16,9 +16,12 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
                                            ``sims``, ``c=1.4`` the exploration constant;
-                                           ``eval=patterns`` guides it by the learned
-                                           evaluation (default ``eval=hand``),
-                                           ``threads=2`` searches on two cores
+                                           guided by the learned evaluation
+                                           (``eval=hand``: the hand-written one;
+                                           ``mix``, ``bias``, ``minimax``, ``ply``,
+                                           ``fpu``: see docs/mcts.md), ``uct=1`` is
+                                           textbook UCT, ``exact=N`` solves from N
+                                           empty squares, ``threads=2`` two cores
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -68,16 +71,58 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "pattern": (("seed",), None),
     "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
-    "mcts": (("time", "sims", "iters", "c", "seed", "threads", "eval"), None),
+    "mcts": (
+        (
+            "time",
+            "sims",
+            "iters",
+            "c",
+            "seed",
+            "threads",
+            "eval",
+            "mix",
+            "bias",
+            "ply",
+            "fpu",
+            "minimax",
+            "uct",
+            "exact",
+        ),
+        None,
+    ),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact")
 _TEXT_KEYS = ("net", "eval")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
-_ZERO_KEYS = ("seed", "alphazero.sims")
+_ZERO_KEYS = (
+    "seed",
+    "alphazero.sims",
+    "mcts.mix",
+    "mcts.bias",
+    "mcts.ply",
+    "mcts.fpu",
+    "mcts.minimax",
+    "mcts.uct",
+    "mcts.exact",
+)
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
-_MAXIMA = {"seed": 2**63 - 1, "depth": 60, "sims": 10**9, "iters": 10**9, "time": 1e6, "threads": 64}
+_MAXIMA = {
+    "seed": 2**63 - 1,
+    "depth": 60,
+    "sims": 10**9,
+    "iters": 10**9,
+    "time": 1e6,
+    "threads": 64,
+    "mix": 1.0,
+    "bias": 100.0,
+    "minimax": 1.0,
+    "ply": 1,
+    "fpu": 1,
+    "uct": 1,
+    "exact": 30,
+}
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
@@ -156,17 +201,24 @@ class PlayerSpec:
                 raise SpecError(f"{self.text!r}: say which level, e.g. 'level:3'")
             return ladder_agent(int(o["level"]), seed=seed)
         if self.kind == "mcts":
-            from agents.search.mcts import DEFAULT_C, MCTSAgent
+            from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
 
-            knobs: dict[str, Any] = {
-                "seed": seed,
-                "c": float(o.get("c", DEFAULT_C)),
-                "threads": int(o.get("threads", 1)),
-            }
-            if o.get("eval", "hand") == "patterns":
-                from agents.search.patterns import mcts_value, pattern_evaluation
-
-                knobs.update(heuristic=mcts_value, heuristic_weights=pattern_evaluation().weights)
+            knobs: dict[str, Any] = {"seed": seed, "threads": int(o.get("threads", 1))}
+            if o.get("uct"):
+                guides = [k for k in ("eval", "mix", "bias", "minimax", "ply", "fpu") if k in o]
+                if guides:
+                    raise SpecError(f"{self.text!r}: uct=1 is textbook UCT, it takes no {', '.join(guides)}")
+                knobs.update(TEXTBOOK_UCT)
+            if o.get("eval") == "hand":
+                knobs["heuristic"] = handwritten_value
+            for key in ("c", "mix", "bias", "minimax"):
+                if key in o:
+                    knobs[key] = float(o[key])
+            for key, name in (("ply", "ply"), ("exact", "endgame_exact")):
+                if key in o:
+                    knobs[name] = int(o[key])
+            if "fpu" in o:
+                knobs["fpu"] = bool(o["fpu"])
             if "sims" in o:
                 return MCTSAgent(simulations=int(o["sims"]), **knobs)
             return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)

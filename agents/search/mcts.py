@@ -1,33 +1,32 @@
 """Monte Carlo Tree Search for Reversi: the agent that drives the numba tree.
 
-The tree and one iteration live in ``agents.search.mcts_tree`` (select by UCT
-down to a leaf, expand it on its second visit, play one game from there with
-the kernels' RNG, back the result, +1 win, 0 draw, -1 loss, up the path).
-This module drives it: the budget and the clock, batches of bounded duration
-(so Ctrl-C acts at once), early stops, the pool's size, tree reuse between
-moves, the exact endgame, and the result.
+The tree and one iteration live in ``agents.search.mcts_tree`` (select down
+to a leaf, value it, back the value, in [-1, 1] for the player who moved,
+up the path). This module drives it: the budget and the clock, batches of
+bounded duration (so Ctrl-C acts at once), early stops, the pool's size, tree
+reuse between moves, the exact endgame, and the result.
 
-Three knobs make the default agent strong; all off gives textbook UCT
-(``MCTSAgent(..., informed_playouts=False, bias=0, mix=0)``, the setting of
-``benchmarks/bench_mcts.py``'s comparison with OpenSpiel):
+The default search is guided by the learned pattern evaluation
+(``agents.search.patterns.mcts_value``, the ``heuristic``; any numba function
+of ``mcts_tree.LEAF_VALUE_TYPE``'s shape replaces it) and plays no random
+games; each guide was measured at equal time (docs/mcts.md):
 
-- ``informed_playouts``: the random game takes a corner when it can and
-  avoids the squares that give a corner away when it can
-  (``reversi_env.bitboard.CORNER_AWARE``);
+- ``mix``: a leaf's value is ``(1 - mix) * playout + mix * h``, ``h`` the
+  static value (AlphaGo's mixing of a rollout and a value estimate); default
+  1, no playouts (``informed_playouts`` then picks the playouts' policy);
+- ``ply=1``: a leaf is expanded on its first visit and ``h`` is the best of
+  its children's values (a one-ply search at every leaf);
+- ``fpu``: an unvisited child is scored as if visited once with its own
+  static value, instead of being tried before any child is tried twice;
+- ``minimax``: each node keeps the minimax value of its subtree's frontier
+  (implicit minimax backups, Lanctot et al. 2014) and a child's score mixes
+  it with the mean of its results, ``(1 - minimax) * mean + minimax * mm``;
 - ``bias``: progressive bias, ``bias * h / (visits + 1)`` added to a child's
-  UCT score, where ``h`` in [-1, 1] is the static evaluation (``heuristic``,
-  by default ``handwritten_value``: the square-weight / mobility / corner
-  evaluation of ``agents.search.ladder.evaluate``); unvisited children are
-  tried best ``h`` first;
-- ``mix``: a leaf's value is ``(1 - mix) * playout + mix * h`` (AlphaGo's
-  mixing of a rollout and a value estimate). Measured at 20,000 simulations a
-  move against AlphaBetaAgent(4): textbook UCT won 1 of 6 games, ``mix=0.5``
-  4 of 6, ``mix=0.8`` 8 of 8.
+  UCT score.
 
-``heuristic`` takes any numba function ``(p, o) -> float`` in [-1, 1] for the
-player to move (``agents.search.mcts_tree.LEAF_VALUE_TYPE``), so a learned
-evaluation plugs in at the leaves and as the bias without a line of the search
-changing.
+``eval=hand`` in a spec (``heuristic=handwritten_value``) guides the same search
+by the hand-written evaluation instead. All guides off (``TEXTBOOK_UCT``:
+uniformly random playouts, no bias, no static value) is textbook UCT.
 
 With ``solver=True`` (MCTS-Solver) finished games are
 proven wins, losses or draws and proofs are backed up: a node with a winning
@@ -58,6 +57,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import cast
 
 import numpy as np
@@ -90,6 +90,7 @@ from agents.search.mcts_tree import (
     simulate,
     status_value,
 )
+from agents.search.patterns import mcts_value, pattern_evaluation
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
 from reversi_env.notation import PASS
@@ -101,20 +102,25 @@ __all__ = [
     "DEFAULT_C",
     "DEFAULT_ENDGAME_EXACT",
     "DEFAULT_MAX_NODES",
+    "DEFAULT_MINIMAX",
     "DEFAULT_MIX",
     "MAX_SIMULATIONS",
     "MAX_THREADS",
     "NODE_DTYPE",
+    "TEXTBOOK_UCT",
     "MCTSAgent",
     "SearchResult",
     "handwritten_value",
 ]
 
-DEFAULT_C = 1.0
-"""Default exploration constant (values are in [-1, 1])."""
+DEFAULT_C = 0.5
+"""Default exploration constant (values are in [-1, 1]; measured best of 0.25,
+0.5, 1 and 2 with the default guides, docs/mcts.md; ``TEXTBOOK_UCT`` uses 1)."""
 
-DEFAULT_ENDGAME_EXACT = 14
-"""Default number of empty squares from which the root is solved exactly."""
+DEFAULT_ENDGAME_EXACT = 16
+"""Default number of empty squares from which the root is solved exactly (at 16
+empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
+move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/mcts.md)."""
 
 DEFAULT_MAX_NODES = 4_000_000
 """Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
@@ -123,9 +129,23 @@ DEFAULT_BIAS = 1.0
 """Default weight of the progressive bias (the static evaluation of a move,
 in [-1, 1], fading as 1 / (visits + 1))."""
 
-DEFAULT_MIX = 0.8
+DEFAULT_MIX = 1.0
 """Default share of the static evaluation in a leaf's value; the rest is the
-random playout's result (AlphaGo's mixing of a value estimate and a rollout)."""
+random playout's result (AlphaGo's mixing of a value estimate and a rollout).
+With the learned evaluation the playouts are worth less than their time
+(docs/mcts.md): none by default."""
+
+DEFAULT_MINIMAX = 0.5
+"""Default weight of a child's minimax value (over the tree's frontier, from
+the static evaluation) in its selection score; the mean of its results has
+the rest (implicit minimax backups, docs/mcts.md)."""
+
+TEXTBOOK_UCT: Mapping[str, float | bool] = MappingProxyType(
+    {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0}
+)
+"""The settings that turn every guide off: ``MCTSAgent(..., **TEXTBOOK_UCT)`` is
+textbook UCT (uniformly random playouts, plain UCB1 with c=1 for results in
+[-1, 1], the heuristic never called)."""
 
 MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
@@ -160,7 +180,7 @@ reply, and one more pair after a move played at once)."""
 
 @njit(float64(uint64, uint64, LEAF_WEIGHTS), cache=True)
 def handwritten_value(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
-    """The default ``heuristic``: ``agents.search.ladder.evaluate`` squashed to [-1, 1] (it reads no weights)."""
+    """The hand-written ``heuristic`` (``eval=hand``): ``agents.search.ladder.evaluate`` squashed to [-1, 1]."""
     return math.tanh(evaluate(p, o) / _HEURISTIC_SCALE)
 
 
@@ -304,7 +324,7 @@ class _EvaluatorSearch:
         while done < budget:
             if nodes[root]["status"] != UNKNOWN or (deadline is not None and time.perf_counter() >= deadline):
                 break
-            d = int(descend(nodes, root, self.c, puct, np.float64(0.0), path))
+            d = int(descend(nodes, root, self.c, puct, np.float64(0.0), False, np.float64(0.0), path))
             leaf = int(path[d])
             node = nodes[leaf]
             if node["status"] == UNKNOWN and node["first"] < 0:
@@ -340,7 +360,7 @@ class _EvaluatorSearch:
 
 
 class MCTSAgent:
-    """Monte Carlo Tree Search player (UCT, random playouts, all in numba).
+    """Monte Carlo Tree Search player (UCT guided by a static value, all in numba).
 
     Give exactly one budget: ``time_limit`` seconds per move (kept within 5 %;
     a search stops sooner once its choice is decided) or ``simulations`` per
@@ -349,9 +369,10 @@ class MCTSAgent:
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
-    ``max_nodes`` caps the tree; ``informed_playouts``, ``bias``, ``mix`` and
-    ``heuristic`` steer the search with Othello knowledge (see the module
-    docstring; ``informed_playouts=False, bias=0, mix=0`` is textbook UCT).
+    ``max_nodes`` caps the tree; ``heuristic`` (default: the learned pattern
+    value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
+    ``bias`` and ``informed_playouts`` steer the search with Othello knowledge
+    (see the module docstring; ``**TEXTBOOK_UCT`` turns them all off).
     ``threads`` searches that many trees at once (root-parallel, one thread
     each; ``max_nodes`` is then shared between them); with one thread and a
     seed a search is reproducible bit for bit, and so is a simulation budget
@@ -373,8 +394,11 @@ class MCTSAgent:
         informed_playouts: bool = True,
         bias: float = DEFAULT_BIAS,
         mix: float = DEFAULT_MIX,
-        heuristic: LeafValue = handwritten_value,
-        heuristic_weights: np.ndarray = NO_WEIGHTS,
+        heuristic: LeafValue | None = None,
+        heuristic_weights: np.ndarray | None = None,
+        ply: int = 1,
+        fpu: bool = True,
+        minimax: float = DEFAULT_MINIMAX,
         threads: int = 1,
         name: str | None = None,
     ) -> None:
@@ -397,21 +421,34 @@ class MCTSAgent:
             )
         if threads > 1 and evaluator is not None:
             raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
-        for knob, value in (("bias", bias), ("mix", mix)):
+        for knob, value in (("bias", bias), ("mix", mix), ("minimax", minimax)):
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise ValueError(f"{knob} must be a number, got {value!r}")
         if not 0.0 <= bias < math.inf:
             raise ValueError(f"bias must be a finite number >= 0, got {bias!r}")
         if not 0.0 <= mix <= 1.0:
             raise ValueError(f"mix must be in [0, 1], got {mix!r}")
+        if not 0.0 <= minimax <= 1.0:
+            raise ValueError(f"minimax must be in [0, 1], got {minimax!r}")
+        if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or ply not in (0, 1):
+            raise ValueError(f"ply must be 0 (the leaf's own value) or 1 (the best of its children's), got {ply!r}")
+        if not isinstance(fpu, (bool, np.bool_)):
+            raise ValueError(f"fpu must be True or False, got {fpu!r}")
         if isinstance(endgame_exact, bool) or not isinstance(endgame_exact, (int, np.integer)) or endgame_exact < 0:
             raise ValueError(f"endgame_exact must be a non-negative int (empty squares), got {endgame_exact!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
-        if heuristic is not handwritten_value or heuristic_weights is not NO_WEIGHTS:
+        if heuristic is None:
+            if heuristic_weights is not None:
+                raise ValueError("heuristic_weights need the heuristic that reads them")
+            heuristic, heuristic_weights = mcts_value, pattern_evaluation().weights
+        elif heuristic is not handwritten_value or heuristic_weights is not None:
+            heuristic_weights = NO_WEIGHTS if heuristic_weights is None else heuristic_weights
             _check_heuristic(heuristic, heuristic_weights)
+        else:
+            heuristic_weights = NO_WEIGHTS
         self.time_limit = None if time_limit is None else float(time_limit)
         self.simulations = None if simulations is None else int(simulations)
         self.c = float(c)
@@ -424,6 +461,11 @@ class MCTSAgent:
         self.informed = bool(informed_playouts)
         self.bias = float(bias)
         self.mix = float(mix)
+        self.minimax = float(minimax)
+        # A one-ply search needs a leaf value, first-play urgency children valued by the heuristic.
+        self.ply = int(ply) if self.mix > 0 else 0
+        self._guided = self.bias > 0 or self.minimax > 0 or self.ply > 0
+        self.fpu = bool(fpu) and self._guided
         self.heuristic = heuristic
         self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
@@ -578,7 +620,7 @@ class MCTSAgent:
             tree.start(p, o, capacity(0))
         self._root_player = player
         if tree.nodes[tree.root]["first"] < 0:
-            expand(tree.nodes, tree.meta, tree.root, self.solver, self.bias > 0, self.heuristic, self.heuristic_weights)
+            expand(tree.nodes, tree.meta, tree.root, self.solver, self._guided, self.heuristic, self.heuristic_weights)
 
     def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
         """Run batches of simulations on tree ``i`` in numba until ``budget`` of
@@ -603,7 +645,7 @@ class MCTSAgent:
             ran = int(
                 simulate(
                     tree, self._trees[i].meta, root, batch, self.c, rng, path, self.solver, policy,
-                    self.bias, self.mix, self.heuristic, self.heuristic_weights,
+                    self.bias, self.mix, self.ply, self.fpu, self.minimax, self.heuristic, self.heuristic_weights,
                 )
             )  # fmt: skip
             dt = time.perf_counter() - t

@@ -123,7 +123,8 @@ def expand(
     """Create all children of ``node`` in one block; a finished game gets none
     (and, with the solver, its proven status). With ``heuristic`` each child's
     ``prior`` holds ``value`` for the player who moves into it (progressive
-    bias), else 1 / children. False if the pool is full."""
+    bias, and the child's static value), else 1 / children. False if the pool
+    is full."""
     nd = tree[node]
     p = nd.p
     o = nd.o
@@ -140,7 +141,7 @@ def expand(
             return True
         if n + 1 > meta[1]:
             return False
-        init_node(tree, n, o, p, PASS, 1.0)
+        init_node(tree, n, o, p, PASS, -value(o, p, weights) if heuristic else 1.0)
         nd.first = n
         nd.nchild = 1
         meta[0] = n + 1
@@ -184,10 +185,16 @@ def _child_status(tree: np.ndarray, node: np.int64) -> np.uint8:
 
 
 @njit(cache=True)
-def select(tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np.float64) -> np.int64:
+def select(
+    tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np.float64, fpu: bool, alpha: np.float64
+) -> np.int64:
     """The child to descend into: UCT (unvisited children first, best
     heuristic first) plus ``bias * heuristic / (visits + 1)``, or PUCT;
-    children proven lost for the mover are skipped while others remain."""
+    children proven lost for the mover are skipped while others remain.
+    With ``fpu`` an unvisited child is not tried first but scored as if
+    visited once with its prior (its static value) as the result. With
+    ``alpha > 0`` a visited child's mean counts ``1 - alpha`` and its prior
+    (then its minimax value, see ``backup_minimax``) ``alpha``."""
     nd = tree[node]
     n_parent = np.float64(max(nd.visits, 1))
     explore = math.log(n_parent) if not puct else math.sqrt(n_parent)
@@ -208,9 +215,10 @@ def select(tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np
             q = 0.0 if n == 0 else ch.value / n
             score = q + c * ch.prior * explore / (1.0 + n)
         elif n == 0:
-            score = 1e9 + ch.prior
+            score = ch.prior * (1.0 + bias) + c * math.sqrt(explore) if fpu else 1e9 + ch.prior
         else:
-            score = ch.value / n + c * math.sqrt(explore / n) + bias * ch.prior / (n + 1.0)
+            q = ch.value / n if alpha == 0.0 else (1.0 - alpha) * ch.value / n + alpha * ch.prior
+            score = q + c * math.sqrt(explore / n) + bias * ch.prior / (n + 1.0)
         if score > best:
             best = score
             best_i = np.int64(i)
@@ -219,7 +227,14 @@ def select(tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np
 
 @njit(cache=True)
 def descend(
-    tree: np.ndarray, root: np.int64, c: np.float64, puct: bool, bias: np.float64, path: np.ndarray
+    tree: np.ndarray,
+    root: np.int64,
+    c: np.float64,
+    puct: bool,
+    bias: np.float64,
+    fpu: bool,
+    alpha: np.float64,
+    path: np.ndarray,
 ) -> np.int64:
     """Select from ``root`` to a leaf (unexpanded, finished or proven); the
     path goes into ``path``; returns its last index."""
@@ -230,7 +245,7 @@ def descend(
         nd = tree[node]
         if (nd.status != UNKNOWN and node != root) or nd.first < 0 or nd.nchild == 0:
             break
-        node = select(tree, node, c, puct, bias)
+        node = select(tree, node, c, puct, bias, fpu, alpha)
         d += 1
         path[d] = node
     return d
@@ -257,6 +272,39 @@ def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solve
 
 
 @njit(cache=True)
+def best_prior(tree: np.ndarray, node: np.int64) -> tuple[np.int64, float]:
+    """The child of an expanded ``node`` with the highest prior (a proven
+    child counts its result instead) and that value: with static values as
+    priors, the one-ply search of ``node`` for its mover."""
+    nd = tree[node]
+    best_i = np.int64(nd.first)
+    best = -np.inf
+    for i in range(nd.first, nd.first + nd.nchild):
+        ch = tree[i]
+        v = np.float64(ch.prior) if ch.status == UNKNOWN else status_value(ch.status)
+        if v > best:
+            best = v
+            best_i = np.int64(i)
+    return best_i, best
+
+
+@njit(cache=True)
+def backup_minimax(tree: np.ndarray, path: np.ndarray, d: np.int64) -> None:
+    """Implicit minimax backups: each expanded node on the path, from the leaf
+    up, takes as its ``prior`` minus the best of its children's, so priors
+    (static values at first) become the minimax values of the tree's frontier;
+    stops where nothing changes."""
+    for k in range(d, 0, -1):
+        nd = tree[path[k]]
+        if nd.first < 0 or nd.nchild == 0:
+            continue
+        v = np.float32(-best_prior(tree, path[k])[1])
+        if v == nd.prior:
+            break
+        nd.prior = v
+
+
+@njit(cache=True)
 def prepare_leaf(
     tree: np.ndarray,
     meta: np.ndarray,
@@ -268,15 +316,15 @@ def prepare_leaf(
     weights: np.ndarray,
 ) -> np.int64:
     """Prepare the leaf ``path[d]`` for evaluation: expand it on its second
-    visit and step into its first child, or mark a finished game. Returns the
-    new path end."""
+    visit and step into its first child (with ``heuristic``, the child of the
+    best static value), or mark a finished game. Returns the new path end."""
     leaf = path[d]
     nd = tree[leaf]
     if nd.status != UNKNOWN or nd.first >= 0:
         return d
     if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value, weights) and nd.nchild > 0:
         d += 1
-        path[d] = nd.first
+        path[d] = best_prior(tree, leaf)[0] if heuristic else nd.first
         leaf = path[d]
         nd = tree[leaf]
     if solver and nd.first < 0 and legal_moves(nd.p, nd.o) == U0 and legal_moves(nd.o, nd.p) == U0:
@@ -300,6 +348,9 @@ def prepare_leaf(
         int64,
         float64,
         float64,
+        int64,
+        boolean,
+        float64,
         LEAF_VALUE_TYPE,
         LEAF_WEIGHTS,
     ),
@@ -318,19 +369,32 @@ def simulate(
     policy: np.int64,
     bias: np.float64,
     mix: np.float64,
+    ply: np.int64,
+    fpu: bool,
+    alpha: np.float64,
     value: LeafValue,
     weights: np.ndarray,
 ) -> np.int64:
     """``n`` UCT iterations from ``root``; stops early if the root is proven.
-    A leaf's result is ``(1 - mix) * playout + mix * value`` (a playout by
-    ``reversi_env.bitboard.playout`` with ``policy``); ``bias > 0`` adds
-    progressive bias from ``value``. Returns the iterations done."""
-    heuristic = bias > 0
+    A leaf's result is ``(1 - mix) * playout + mix * static`` (a playout by
+    ``reversi_env.bitboard.playout`` with ``policy``; ``static`` is ``value``
+    of the leaf, or with ``ply=1`` the best of its children's values: the leaf
+    is then expanded on its first visit, a one-ply search at every leaf);
+    ``bias > 0`` adds progressive bias from ``value``; ``fpu`` scores
+    unvisited children by their value and ``alpha > 0`` mixes minimax values
+    into the means (see ``select`` and ``backup_minimax``). Returns the
+    iterations done."""
+    heuristic = bias > 0 or ply > 0 or alpha > 0
     for s in range(n):
         if tree[root].status != UNKNOWN:
             return np.int64(s)
-        d = descend(tree, root, c, False, bias, path)
-        d = prepare_leaf(tree, meta, path, d, solver, heuristic, value, weights)
+        d = descend(tree, root, c, False, bias, fpu, alpha, path)
+        if ply > 0:
+            leaf = path[d]
+            if tree[leaf].status == UNKNOWN and tree[leaf].first < 0:
+                expand(tree, meta, leaf, solver, True, value, weights)
+        else:
+            d = prepare_leaf(tree, meta, path, d, solver, heuristic, value, weights)
         nd = tree[path[d]]
         if nd.status != UNKNOWN:
             r = status_value(nd.status)
@@ -342,8 +406,16 @@ def simulate(
                 diff = playout(nd.p, nd.o, rng, policy)
                 r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
             if mix > 0.0:
-                r = (1.0 - mix) * r - mix * value(nd.p, nd.o, weights)
+                if ply > 0 and nd.first >= 0:
+                    static = -best_prior(tree, path[d])[1]
+                elif heuristic:
+                    static = np.float64(nd.prior)  # the value, for the player who moved into the leaf
+                else:
+                    static = -value(nd.p, nd.o, weights)
+                r = (1.0 - mix) * r + mix * static
         backup(tree, path, d, r, solver)
+        if alpha > 0.0:
+            backup_minimax(tree, path, d)
     return n
 
 

@@ -87,6 +87,10 @@ def course_file(tmp_path: Path) -> Path:
         ("mcts:sims=800, seed=3", "mcts", {"sims": 800, "seed": 3}),
         ("mcts:iters=50", "mcts", {"sims": 50}),
         ("mcts:c=1.4,iters=50", "mcts", {"c": 1.4, "sims": 50}),
+        ("mcts:mix=0,bias=2,minimax=0.25", "mcts", {"mix": 0.0, "bias": 2.0, "minimax": 0.25}),
+        ("mcts:ply=0,fpu=0,uct=0", "mcts", {"ply": 0, "fpu": 0, "uct": 0}),
+        ("mcts:exact=20", "mcts", {"exact": 20}),
+        ("mcts:uct=1", "mcts", {"uct": 1}),
     ],
 )
 def test_builtin_specs_parse(spec: str, kind: str, options: dict[str, float]) -> None:
@@ -121,6 +125,14 @@ def test_target_specs_parse() -> None:
         ("mcts:sims=10,iters=100", "given twice"),
         ("mcts:c=0", "> 0"),
         ("mcts:iters=1.5", "integer"),
+        ("mcts:mix=1.5", "at most 1"),
+        ("mcts:minimax=-0.1", ">= 0"),
+        ("mcts:bias=101", "at most 100"),
+        ("mcts:ply=2", "at most 1"),
+        ("mcts:ply=0.5", "integer"),
+        ("mcts:fpu=2", "at most 1"),
+        ("mcts:uct=2", "at most 1"),
+        ("mcts:exact=31", "at most 30"),
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
         ("mcts:eval=nets", "eval must be one of"),
@@ -163,7 +175,16 @@ def test_ladder_specs_build_the_ladder() -> None:
     from agents.search.patterns import mcts_value
 
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
-    assert make_agent("mcts:sims=10").heuristic is not mcts_value  # type: ignore[attr-defined]
+    assert make_agent("mcts:sims=10").heuristic is mcts_value  # type: ignore[attr-defined]
+    assert make_agent("mcts:sims=10,eval=hand").heuristic is not mcts_value  # type: ignore[attr-defined]
+    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0")
+    assert tuned.endgame_exact == 0  # type: ignore[attr-defined]
+    assert (tuned.mix, tuned.bias, tuned.minimax, tuned.ply, tuned.fpu) == (0.5, 0.0, 0.25, 0, False)  # type: ignore[attr-defined]
+    uct = make_agent("mcts:sims=10,uct=1")
+    assert (uct.informed, uct.bias, uct.mix, uct.minimax, uct.c) == (False, 0.0, 0.0, 0.0, 1.0)  # type: ignore[attr-defined]
+    assert make_agent("mcts:sims=10,uct=1,c=1.4").c == 1.4  # type: ignore[attr-defined]
+    with pytest.raises(SpecError, match="textbook UCT, it takes no mix"):
+        make_agent("mcts:sims=10,uct=1,mix=0.5")
     assert make_agent("level:2").name == "level-2"
 
 

@@ -21,7 +21,14 @@ from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
 from agents.search.ladder import GreedyAgent, RandomAgent
-from agents.search.mcts import MAX_SIMULATIONS, NODE_DTYPE, MCTSAgent, SearchResult
+from agents.search.mcts import (
+    MAX_SIMULATIONS,
+    NODE_DTYPE,
+    TEXTBOOK_UCT,
+    MCTSAgent,
+    SearchResult,
+    handwritten_value,
+)
 from agents.search.mcts_tree import LOSS, UNKNOWN, WIN, Tree
 from reversi_env import PASS, GameState, InvalidPositionError
 from reversi_env.bitboard import U1, popcount
@@ -105,8 +112,9 @@ def test_same_seed_same_search() -> None:
     assert a.principal_variation == b.principal_variation
     np.testing.assert_array_equal(a.visits, b.visits)
     np.testing.assert_array_equal(a.values, b.values)
-    c = MCTSAgent(simulations=3000, seed=8).search(state)
-    assert not np.array_equal(a.visits, c.visits)
+    # The default search has no random part; with playouts in the leaf values the seed matters.
+    c, d = (MCTSAgent(simulations=3000, seed=seed, mix=0.5).search(state) for seed in (7, 8))
+    assert not np.array_equal(c.visits, d.visits)
 
 
 def test_search_result_is_consistent() -> None:
@@ -130,7 +138,7 @@ def test_strength_against_random() -> None:
 
 def test_textbook_uct_beats_random() -> None:
     # No Othello knowledge at all: uniform playouts, no bias, playout values only.
-    agent = MCTSAgent(simulations=1000, seed=31, informed_playouts=False, bias=0.0, mix=0.0)
+    agent = MCTSAgent(simulations=1000, seed=31, **TEXTBOOK_UCT)  # type: ignore[arg-type]
     margins = match(agent, RandomAgent(seed=32), games=6)
     assert sum(m > 0 for m in margins) >= 5
 
@@ -305,12 +313,12 @@ def disc_share(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
 
 
 def test_a_plugged_heuristic_values_the_leaves() -> None:
-    # Leaves valued by the heuristic alone (mix=1, no playouts, no bias).
-    kwargs = {"simulations": 400, "seed": 0, "bias": 0.0, "mix": 1.0}
+    # Leaves valued by the heuristic alone (mix=1, no playouts, no bias, no search at the leaf).
+    kwargs = {"simulations": 400, "seed": 0, "bias": 0.0, "mix": 1.0, "ply": 0, "minimax": 0.0}
     guided = MCTSAgent(heuristic=c4_owner_value, **kwargs).search(GameState.initial())  # type: ignore[arg-type]
     assert guided.action == C4
     assert guided.visits[guided.actions.index(C4)] > 0.5 * guided.visits.sum()
-    plain = MCTSAgent(**kwargs).search(GameState.initial())  # type: ignore[arg-type]
+    plain = MCTSAgent(heuristic=handwritten_value, **kwargs).search(GameState.initial())  # type: ignore[arg-type]
     assert plain.visits.max() < 0.5 * plain.visits.sum()  # the four openings are symmetric
 
 

@@ -110,9 +110,11 @@ def test_two_threads_with_a_seed_are_reproducible() -> None:
     assert (a.action, a.principal_variation) == (b.action, b.principal_variation)
     np.testing.assert_array_equal(a.visits, b.visits)
     np.testing.assert_array_equal(a.values, b.values)
-    # The second tree draws from its own stream: not a copy of the first tree's search.
-    one = MCTSAgent(simulations=2000, seed=7).search(state)
-    assert not np.array_equal(a.visits, 2 * one.visits)
+    # The second tree draws from its own stream: not a copy of the first tree's search
+    # (with playouts in the leaf values; the default search has no random part).
+    two = MCTSAgent(simulations=4000, seed=7, threads=2, mix=0.5).search(state)
+    one = MCTSAgent(simulations=2000, seed=7, mix=0.5).search(state)
+    assert not np.array_equal(two.visits, 2 * one.visits)
 
 
 @pytest.mark.parametrize("empties", [5, 6])
@@ -162,8 +164,8 @@ def test_the_numba_loop_releases_the_gil() -> None:
     def search() -> None:
         seen.append(counter[0])
         simulate(
-            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1),
-            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, 0.8, handwritten_value, NO_WEIGHTS,
+            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1), np.zeros(MAX_DEPTH, np.int64),
+            True, bb.CORNER_AWARE, 1.0, 0.8, 0, False, 0.0, handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
         seen.append(counter[0])
 
