@@ -112,6 +112,21 @@ def _window_in_discs(alpha: np.int64, beta: np.int64, scale: np.int64) -> tuple[
     return a, b
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _insert_move(buf: np.ndarray, row: np.int64, k: int, sq: np.uint64, key: np.int64, f: np.uint64) -> None:
+    """Insert move ``sq`` (its flips ``f``, ordering ``key``) among the ``k``
+    moves already in ``buf[row]``, kept sorted by key, lowest (tried first) first."""
+    j = k
+    while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
+        buf[row, j] = buf[row, j - 1]
+        buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
+        buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
+        j -= 1
+    buf[row, j] = np.int64(sq)
+    buf[row, _BUF_KEYS + j] = key
+    buf[row, _BUF_FLIPS + j] = np.int64(f)
+
+
 @njit(cache=True, nogil=True)
 def _last_ply(
     p: np.uint64,
@@ -134,16 +149,7 @@ def _last_ply(
         sq = lowest_square(m)
         m &= m - U1
         f = flips(p, o, sq)
-        key = np.int64(popcount(legal_moves(o ^ f, p | f | (U1 << sq))))
-        j = k
-        while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
-            buf[row, j] = buf[row, j - 1]
-            buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
-            buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
-            j -= 1
-        buf[row, j] = np.int64(sq)
-        buf[row, _BUF_KEYS + j] = key
-        buf[row, _BUF_FLIPS + j] = np.int64(f)
+        _insert_move(buf, row, k, sq, np.int64(popcount(legal_moves(o ^ f, p | f | (U1 << sq)))), f)
         k += 1
     best = -INF
     for i in range(k):
@@ -271,15 +277,7 @@ def pvs(
             key += ORDER_MOBILITY * np.int64(popcount(legal_moves(np_, no)))
         else:
             key = np.int64(popcount(legal_moves(np_, no)))
-        j = k
-        while j > 0 and buf[row, _BUF_KEYS + j - 1] > key:
-            buf[row, j] = buf[row, j - 1]
-            buf[row, _BUF_KEYS + j] = buf[row, _BUF_KEYS + j - 1]
-            buf[row, _BUF_FLIPS + j] = buf[row, _BUF_FLIPS + j - 1]
-            j -= 1
-        buf[row, j] = np.int64(sq)
-        buf[row, _BUF_KEYS + j] = key
-        buf[row, _BUF_FLIPS + j] = np.int64(f)
+        _insert_move(buf, row, k, sq, key, f)
         k += 1
     if stats[STOP] != 0:
         return np.int64(0)
