@@ -304,6 +304,9 @@ def pvs(
                 alpha = v
                 if alpha >= beta:
                     break
+    # An exact entry records its empties above EXACT_DEPTH: the table's replace-by-depth slot keeps the larger trees.
+    if exact:
+        stored_depth = EXACT_DEPTH + n_empty
     if best <= alpha0:
         store(table, p, o, -INF, best, stored_depth, best_move)
     elif best >= beta:

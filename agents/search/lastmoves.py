@@ -45,6 +45,44 @@ _S1 = np.uint64(1)
 _S7 = np.uint64(7)
 _S8 = np.uint64(8)
 _S9 = np.uint64(9)
+_FILE_A = np.uint64(0x0101010101010101)
+_FILE_TO_ROW = np.uint64(0x0102040810204080)
+_S56 = np.uint64(56)
+_BYTE = np.uint64(0xFF)
+
+
+def _line_flips() -> np.ndarray:
+    """``_LINE_FLIPS[pos, line]``: the discs flipped by playing at ``pos`` of a full
+    line of eight squares where the mover holds the bits of ``line`` and the
+    opponent every other square (a run reaching the end of the line flips nothing)."""
+    table = np.zeros((8, 256), dtype=np.int8)
+    for pos in range(8):
+        for line in range(256):
+            for step in (1, -1):
+                k, run = pos + step, 0
+                while 0 <= k < 8 and not line >> k & 1:
+                    k, run = k + step, run + 1
+                if 0 <= k < 8 and not line >> pos & 1:
+                    table[pos, line] += run
+    return table
+
+
+def _diagonals() -> np.ndarray:
+    """``_DIAGONALS[square]``: the two diagonals through ``square`` (the one where the
+    column grows with the row, then the other), as bitboards."""
+    diagonals = np.zeros((64, 2), dtype=np.uint64)
+    for square in range(64):
+        row, col = divmod(square, 8)
+        for k, step in enumerate((1, -1)):
+            for r in range(8):
+                c = col + step * (r - row)
+                if 0 <= c < 8:
+                    diagonals[square, k] |= np.uint64(1 << (8 * r + c))
+    return diagonals
+
+
+_LINE_FLIPS = _line_flips()
+_DIAGONALS = _diagonals()
 
 
 @njit(cache=True, inline="always")
@@ -68,16 +106,31 @@ def odd_regions(empty: np.uint64) -> np.uint64:
     return odd
 
 
+@njit(cache=True, inline="always")
+def count_last_flips(x: np.uint64, sq: np.uint64) -> np.int64:
+    """The number of discs the player with discs ``x`` flips by playing ``sq``, the
+    only empty square of the board: the other squares are the opponent's, so the
+    four lines through ``sq`` (each read as eight bits by column, or by row for the
+    column) look the answer up without making the move."""
+    row = sq >> np.uint64(3)
+    col = sq & np.uint64(7)
+    n = np.int64(_LINE_FLIPS[col, (x >> (row << np.uint64(3))) & _BYTE])
+    n += _LINE_FLIPS[row, (((x >> col) & _FILE_A) * _FILE_TO_ROW) >> _S56]
+    n += _LINE_FLIPS[col, ((x & _DIAGONALS[sq, 0]) * _FILE_A) >> _S56]
+    n += _LINE_FLIPS[col, ((x & _DIAGONALS[sq, 1]) * _FILE_A) >> _S56]
+    return n
+
+
 @njit(int64(uint64, uint64, uint64, boolean, _STATS), cache=True, nogil=True)
 def _last1(p: np.uint64, o: np.uint64, sq: np.uint64, wof: bool, stats: np.ndarray) -> np.int64:
-    """Exact score with one empty square ``sq``."""
+    """Exact score with one empty square ``sq`` (flips counted, no move made)."""
     stats[NODES] += 1
-    f = flips(p, o, sq)
-    if f != U0:
-        return 2 * (np.int64(popcount(p | f)) + 1) - 64
-    f = flips(o, p, sq)
-    if f != U0:
-        return 2 * np.int64(popcount(p ^ f)) - 64
+    n = count_last_flips(p, sq)
+    if n != 0:
+        return 2 * (np.int64(popcount(p)) + n + 1) - 64
+    n = count_last_flips(o, sq)
+    if n != 0:
+        return 2 * (np.int64(popcount(p)) - n) - 64
     return final_score(p, o, wof)
 
 

@@ -16,9 +16,10 @@ from agents.search.alphabeta import EXACT_DEPTH, iterative_deepening, new_stats,
 from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
-from agents.search.lastmoves import stable_discs
+from agents.search.lastmoves import count_last_flips, stable_discs
 from agents.search.tt import new_table, probe, store
 from reversi_env import BLACK, GameState, parse_square, square_name
+from reversi_env.bitboard import flips
 from reversi_env.observation import observe
 
 
@@ -169,6 +170,20 @@ def test_stable_discs_never_flip() -> None:
                 s = s.apply(int(rng.choice(s.legal_actions())))
                 mine = s.black if mover == BLACK else s.white
                 assert stable & ~mine == 0, str(state)
+
+
+def test_last_square_flip_count_matches_the_flips() -> None:
+    # Full boards but one square, the mover's discs dense, even and sparse (long runs of the opponent's).
+    rng = np.random.default_rng(3)
+    for density in (0.8, 0.5, 0.15):
+        for _ in range(3000):
+            sq = int(rng.integers(64))
+            mine = (rng.random(64) < density) & (np.arange(64) != sq)
+            p = int((mine.astype(np.uint64) << np.arange(64, dtype=np.uint64)).sum())
+            o = ~p & ~(1 << sq) & (2**64 - 1)
+            for x, y in ((p, o), (o, p)):
+                expected = int(flips(np.uint64(x), np.uint64(y), np.uint64(sq))).bit_count()
+                assert count_last_flips(np.uint64(x), np.uint64(sq)) == expected, (hex(x), sq)
 
 
 def test_transposition_table_round_trip() -> None:
