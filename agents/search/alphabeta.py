@@ -44,7 +44,7 @@ from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.lastmoves import NODES, SCORE_MAX, SHALLOW_EMPTIES, final_score, odd_regions, solve_shallow
 from agents.search.lastmoves import stable_discs as _stable_discs
 from agents.search.timecontrol import StopClock, budget
-from agents.search.tt import NO_MOVE, probe, store
+from agents.search.tt import NO_MOVE, prefetch, probe, store
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 
 INF = np.int64(1 << 40)
@@ -261,6 +261,8 @@ def pvs(
         if np.int64(sq) == tt_move:
             key = -INF
         elif exact:
+            if n_empty > SHALLOW_EMPTIES + 1:
+                prefetch(table, np_, no)  # the child probes the table when its turn comes
             replies = legal_moves(np_, no)
             key = 16 * np.int64(popcount(replies)) + 16 * np.int64(popcount(replies & _CORNERS))
             # Potential mobility: empties next to my discs, where the opponent may later play.

@@ -81,8 +81,21 @@ def _diagonals() -> np.ndarray:
     return diagonals
 
 
+def _neighbour_squares() -> np.ndarray:
+    """``_NEIGHBOURS[square]``: the squares next to ``square``."""
+    neighbours = np.zeros(64, dtype=np.uint64)
+    for square in range(64):
+        row, col = divmod(square, 8)
+        for r in range(max(row - 1, 0), min(row + 2, 8)):
+            for c in range(max(col - 1, 0), min(col + 2, 8)):
+                if (r, c) != (row, col):
+                    neighbours[square] |= np.uint64(1 << (8 * r + c))
+    return neighbours
+
+
 _LINE_FLIPS = _line_flips()
 _DIAGONALS = _diagonals()
+_NEIGHBOURS = _neighbour_squares()
 
 
 @njit(cache=True, inline="always")
@@ -121,6 +134,14 @@ def count_last_flips(x: np.uint64, sq: np.uint64) -> np.int64:
     return n
 
 
+@njit(cache=True, inline="always")
+def _flips_near(p: np.uint64, o: np.uint64, sq: np.uint64) -> np.uint64:
+    """``flips``, skipped for an empty square with no opponent disc next to it (nothing to flip there)."""
+    if o & _NEIGHBOURS[sq] == U0:
+        return U0
+    return flips(p, o, sq)
+
+
 @njit(int64(uint64, uint64, uint64, boolean, _STATS), cache=True, nogil=True)
 def _last1(p: np.uint64, o: np.uint64, sq: np.uint64, wof: bool, stats: np.ndarray) -> np.int64:
     """Exact score with one empty square ``sq`` (flips counted, no move made)."""
@@ -142,12 +163,12 @@ def _last2(
     """Exact score with the two empty squares ``s1``, ``s2``."""
     stats[NODES] += 1
     best = np.int64(-SCORE_MAX - 1)
-    f = flips(p, o, s1)
+    f = _flips_near(p, o, s1)
     if f != U0:
         best = -_last1(o ^ f, p | f | (U1 << s1), s2, wof, stats)
         if best >= beta:
             return best
-    f = flips(p, o, s2)
+    f = _flips_near(p, o, s2)
     if f != U0:
         v = -_last1(o ^ f, p | f | (U1 << s2), s1, wof, stats)
         if v > best:
@@ -174,7 +195,7 @@ def _last3(
             sq, a, b = s2, s1, s3
         else:
             sq, a, b = s3, s1, s2
-        f = flips(p, o, sq)
+        f = _flips_near(p, o, sq)
         if f == U0:
             continue
         v = -_last2(o ^ f, p | f | (U1 << sq), a, b, -beta, -max(alpha, best), wof, stats, False)
@@ -206,7 +227,7 @@ def _last4(
             sq, a, b, c = s3, s1, s2, s4
         else:
             sq, a, b, c = s4, s1, s2, s3
-        f = flips(p, o, sq)
+        f = _flips_near(p, o, sq)
         if f == U0:
             continue
         v = -_last3(o ^ f, p | f | (U1 << sq), a, b, c, -beta, -max(alpha, best), wof, stats, False)

@@ -13,7 +13,10 @@ longer matches any position and reads as absent.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from reversi_env.bitboard import U0
 
@@ -66,6 +69,34 @@ def probe(table: np.ndarray, p: np.uint64, o: np.uint64) -> tuple[bool, np.int64
             move = np.int64(w >> _MOVE_SHIFT) - 1
             return True, lo, hi, depth, move
     return False, np.int64(0), np.int64(0), np.int64(0), np.int64(NO_MOVE)
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, row):  # type: ignore[no-untyped-def]
+    """Ask the CPU to start loading ``table[row]`` into its caches (no result, no fault)."""
+    sig = types.void(table, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        shape = cgutils.unpack_tuple(builder, array.shape)
+        strides = cgutils.unpack_tuple(builder, array.strides)
+        index = [args[1], context.get_constant(types.int64, 0)]
+        ptr = cgutils.get_item_pointer2(context, builder, array.data, shape, strides, signature.args[0].layout, index)
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]), "llvm.prefetch.p0"
+        )
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # a read, kept in every cache level, data
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def prefetch(table: np.ndarray, p: np.uint64, o: np.uint64) -> None:
+    """Start loading the position's bucket: a probe soon after then finds it in the cache
+    instead of waiting for memory (the table is far larger than the caches)."""
+    _prefetch_row(table, _bucket(table, p, o))
 
 
 @njit(cache=True, inline="always")
