@@ -1,9 +1,9 @@
 """The transposition table: a preallocated numpy array the numba search reads and writes.
 
-Each entry is three uint64 words: the two bitboards (the full key, so a hit is
+Each entry is a row of four uint64 words, three used: the two bitboards (the full key, so a hit is
 never a collision) and one packed word holding a lower and an upper bound on
 the value, the depth they were searched to and the best move. Entries come in
-buckets of two: the first keeps the deeper search (replace-by-depth), the
+buckets of two, one 64-byte cache line: the first keeps the deeper search (replace-by-depth), the
 second always takes the newest, so deep results survive and fresh ones still
 find a place. Threads share one table without locks: the key words are stored
 XORed with the data word, so an entry torn by two threads writing at once no
@@ -32,6 +32,8 @@ _K1 = np.uint64(0x9E3779B97F4A7C15)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _S29 = np.uint64(29)
 
+_ROW_WORDS = 4
+_LINE_WORDS = 8
 NO_MOVE = -1
 """The move of an entry that has none (every move failed low)."""
 
@@ -41,7 +43,10 @@ def new_table(entries: int) -> np.ndarray:
     if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) or entries < 2:
         raise ValueError(f"a transposition table needs at least 2 entries, got {entries!r}")
     size = 1 << (int(entries) - 1).bit_length()
-    return np.zeros((size, 3), dtype=np.uint64)
+    # Rows of four words (the fourth unused) from a 64-byte boundary: a bucket is one cache line.
+    raw = np.zeros(size * _ROW_WORDS + _LINE_WORDS, dtype=np.uint64)
+    start = (-raw.ctypes.data // 8) % _LINE_WORDS
+    return raw[start : start + size * _ROW_WORDS].reshape(size, _ROW_WORDS)
 
 
 def clear_table(table: np.ndarray) -> None:
