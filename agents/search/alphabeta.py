@@ -253,16 +253,17 @@ def pvs(
         m &= m - U1
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
-        # Enhanced transposition cut-off: a child already known bad enough for the opponent.
-        if (n_empty >= ETC_EMPTIES) if exact else (depth >= ETC_DEPTH):
+        if exact and n_empty > SHALLOW_EMPTIES + 1:
+            prefetch(table, np_, no)  # for the probes below and when the child's turn comes
+        # Enhanced transposition cut-off: a child already known bad enough for the opponent
+        # (exact: once its key is computed, which gives the prefetch time to arrive).
+        if not exact and depth >= ETC_DEPTH:
             c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
             if c_found and c_depth >= child_depth and -c_hi >= beta:
                 return -c_hi
         if np.int64(sq) == tt_move:
             key = -INF
         elif exact:
-            if n_empty > SHALLOW_EMPTIES + 1:
-                prefetch(table, np_, no)  # the child probes the table when its turn comes
             replies = legal_moves(np_, no)
             key = 16 * np.int64(popcount(replies)) + 16 * np.int64(popcount(replies & _CORNERS))
             # Potential mobility: empties next to my discs, where the opponent may later play.
@@ -279,6 +280,10 @@ def pvs(
             key += ORDER_MOBILITY * np.int64(popcount(legal_moves(np_, no)))
         else:
             key = np.int64(popcount(legal_moves(np_, no)))
+        if exact and n_empty >= ETC_EMPTIES:
+            c_found, _, c_hi, c_depth, _ = probe(table, np_, no)
+            if c_found and c_depth >= child_depth and -c_hi >= beta:
+                return -c_hi
         _insert_move(buf, row, k, sq, key, f)
         k += 1
     if stats[STOP] != 0:

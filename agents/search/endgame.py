@@ -57,9 +57,10 @@ PRESEARCH_MAX_DEPTH = 10
 """Before an exact solve the root is searched heuristically with the learned
 evaluation from depth 2 up to ``PRESEARCH_SHORT`` plies short of the end (at
 most ``PRESEARCH_MAX_DEPTH``), two plies at a time: the score's estimate, and
-moves for the ordering. (11 rather than 12 plies short takes 21 empties to
-depth 10 instead of 8: FFO #35 and #36 from 21.6 M nodes to 9.9 M; on 40 positions
-of 21 empties from engine games, 2 % fewer nodes in the same time.)"""
+moves for the ordering. (11 rather than 12 plies short gives an odd number of
+empties two plies more, 21 empties depth 10 instead of 8: FFO #21-#38 from 144.9 M
+nodes to 133.4 M, #35 and #36 from 21.6 M to 9.9 M; on 40 positions of 21 empties
+from engine games, 2 % fewer nodes in the same time.)"""
 ASPIRATION_WIDTH = 9
 """The first window of the exact search reaches this far either side of the
 estimate (on FFO #21-#37 a width of 9 took 17 % fewer nodes than one of 1, and
