@@ -242,6 +242,15 @@ def _last4(
     return -_last4(o, p, s1, s2, s3, s4, -beta, -alpha, wof, stats, not passed)
 
 
+@njit(cache=True, inline="always")
+def _take_square(first: np.uint64, then: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The lowest square of ``first``, or if it is empty of ``then``, and both sets without it."""
+    if first != U0:
+        sq = lowest_square(first)
+        return sq, first & (first - U1), then
+    return lowest_square(then), first, then & (then - U1)
+
+
 @njit(int64(uint64, uint64, int64, int64, boolean, _STATS), cache=True, nogil=True)
 def _solve_four(p: np.uint64, o: np.uint64, alpha: np.int64, beta: np.int64, wof: bool, stats: np.ndarray) -> np.int64:
     """Exact score with four empties or fewer: squares of odd regions first."""
@@ -250,20 +259,17 @@ def _solve_four(p: np.uint64, o: np.uint64, alpha: np.int64, beta: np.int64, wof
     if n == 0:
         return final_score(p, o, wof)
     odd = odd_regions(empty)
-    ordered = np.empty(4, dtype=np.uint64)
-    k = 0
-    for part in (odd, empty & ~odd):
-        while part != U0:
-            ordered[k] = lowest_square(part)
-            part &= part - U1
-            k += 1
+    s1, odd_left, even_left = _take_square(odd, empty & ~odd)
     if n == 1:
-        return _last1(p, o, ordered[0], wof, stats)
+        return _last1(p, o, s1, wof, stats)
+    s2, odd_left, even_left = _take_square(odd_left, even_left)
     if n == 2:
-        return _last2(p, o, ordered[0], ordered[1], alpha, beta, wof, stats, False)
+        return _last2(p, o, s1, s2, alpha, beta, wof, stats, False)
+    s3, odd_left, even_left = _take_square(odd_left, even_left)
     if n == 3:
-        return _last3(p, o, ordered[0], ordered[1], ordered[2], alpha, beta, wof, stats, False)
-    return _last4(p, o, ordered[0], ordered[1], ordered[2], ordered[3], alpha, beta, wof, stats, False)
+        return _last3(p, o, s1, s2, s3, alpha, beta, wof, stats, False)
+    s4 = _take_square(odd_left, even_left)[0]
+    return _last4(p, o, s1, s2, s3, s4, alpha, beta, wof, stats, False)
 
 
 @njit(int64(uint64, uint64, int64, int64, boolean, _STATS), cache=True, nogil=True)
