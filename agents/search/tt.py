@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
+from llvmlite.binding import llvm_version_info
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -76,6 +77,10 @@ def probe(table: np.ndarray, p: np.uint64, o: np.uint64) -> tuple[bool, np.int64
     return False, np.int64(0), np.int64(0), np.int64(0), np.int64(NO_MOVE)
 
 
+_PREFETCH_INTRINSIC = "llvm.prefetch.p0" if llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
+"""The intrinsic's name mangles its pointer type: opaque pointers from LLVM 15 on, ``i8*`` before."""
+
+
 @intrinsic
 def _prefetch_row(typingctx, table, row):  # type: ignore[no-untyped-def]
     """Ask the CPU to start loading ``table[row]`` into its caches (no result, no fault)."""
@@ -87,9 +92,10 @@ def _prefetch_row(typingctx, table, row):  # type: ignore[no-untyped-def]
         strides = cgutils.unpack_tuple(builder, array.strides)
         index = [args[1], context.get_constant(types.int64, 0)]
         ptr = cgutils.get_item_pointer2(context, builder, array.data, shape, strides, signature.args[0].layout, index)
+        ptr = builder.bitcast(ptr, ir.IntType(8).as_pointer())
         i32 = ir.IntType(32)
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]), "llvm.prefetch.p0"
+            builder.module, ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32]), _PREFETCH_INTRINSIC
         )
         builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # a read, kept in every cache level, data
         return context.get_dummy_value()
