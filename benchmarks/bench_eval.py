@@ -14,13 +14,9 @@ from a numba loop over the same positions. With ``--search N`` it also runs the 
 the learned evaluation (``alphabeta:time=S``'s) on N positions 20 plies into
 seeded random games (those of ``bench_solver.py --midgame``): the depth
 reached in ``--seconds`` (1) and the nodes a second, then the nodes and time
-to the fixed depth ``--depth`` (8), which compares move orderings. With
-``--versus OLD`` it also plays ``alphabeta:time=S`` (``--time``, 0.3 s) on the
-``--weights`` against the same search on the weights file OLD, ``--h2h-games``
-games from the same openings, colours swapped.
+to the fixed depth ``--depth`` (8), which compares move orderings.
 
     python benchmarks/bench_eval.py [--games 24] [--opening-plies 2] [--weights FILE] [--search 10]
-    python benchmarks/bench_eval.py --games 0 --weights NEW --versus OLD --h2h-games 40 --time 0.3
 """
 
 from __future__ import annotations
@@ -37,7 +33,6 @@ from agents.base import Agent
 from agents.play.match import play_game
 from agents.search import patterns
 from agents.search.alphabeta import iterative_deepening
-from agents.search.evaluation import Evaluation
 from agents.search.ladder import AlphaBetaAgent, PositionalAgent
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.tt import new_table
@@ -65,27 +60,6 @@ def score_against(weights: np.ndarray, spec: str, games: int, seed: int = 0, pli
         mine_black = g % 2 == 0
         black, white = (me, other) if mine_black else (other, me)
         result = play_game(black, white, time_limit=None, start=opening.state())
-        mine = "black" if mine_black else "white"
-        total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
-    return total
-
-
-def timed_search(weights: np.ndarray, seconds: float, seed: int) -> Agent:
-    """``alphabeta:time=seconds`` on the pattern evaluation with ``weights``."""
-    flat = patterns.expand_weights(weights).ravel()
-    evaluation = Evaluation("patterns", patterns.search_evaluate, flat)
-    return AlphaBetaAgent(time_limit=seconds, seed=seed, evaluation=evaluation)
-
-
-def head_to_head(new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int) -> float:
-    """The score of the timed search on ``new`` weights against the same search on ``old``."""
-    openings = random_openings(games // 2, plies, seed)
-    total = 0.0
-    for g in range(games):
-        me, other = timed_search(new, seconds, seed + g), timed_search(old, seconds, seed + g)
-        mine_black = g % 2 == 0
-        black, white = (me, other) if mine_black else (other, me)
-        result = play_game(black, white, time_limit=None, start=openings[g // 2].state())
         mine = "black" if mine_black else "white"
         total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
     return total
@@ -189,21 +163,10 @@ def main() -> None:
     parser.add_argument("--search", type=int, default=0, help="also time the midgame search on N positions")
     parser.add_argument("--seconds", type=float, default=1.0, help="search: seconds a position (default 1)")
     parser.add_argument("--depth", type=int, default=8, help="search: the fixed depth (default 8)")
-    parser.add_argument("--versus", help="weights file the timed search on --weights meets (head to head)")
-    parser.add_argument("--h2h-games", type=int, default=40, help="head-to-head games, even (default 40)")
-    parser.add_argument("--time", type=float, default=0.3, help="head to head: seconds a move (default 0.3)")
     args = parser.parse_args()
     weights = patterns.read_weights(args.weights).weights if args.weights else patterns.load_weights()
     if args.games:
         play(weights, args.games, args.seed, args.opening_plies)
-    if args.versus:
-        old = patterns.read_weights(args.versus).weights
-        s = head_to_head(weights, old, args.h2h_games, args.time, args.seed, args.opening_plies)
-        lo, hi = wilson(s, args.h2h_games)
-        print(
-            f"alphabeta:time={args.time:g}, these weights vs {args.versus}: {s / args.h2h_games:.1%} "
-            f"[{lo:.1%}, {hi:.1%}] ({s:g}/{args.h2h_games}, {args.opening_plies}-ply openings, colours swapped)"
-        )
     ps, os = positions(20000, args.seed)
     learned = rate(_pattern_loop, ps, os, weights)
     expanded = rate(_expanded_loop, ps, os, patterns.expand_weights(weights))
