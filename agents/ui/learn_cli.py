@@ -74,6 +74,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
     p.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
+    p.add_argument(
+        "--blend",
+        type=bounded_int(0, 10),
+        default=2,
+        help="a position also trains the phases this many empties away (2)",
+    )
     p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_train_eval)
@@ -90,6 +96,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         ridge=args.ridge,
         iterations=args.iterations,
+        blend=args.blend,
         selfplay=SelfPlayConfig(
             opening_plies=args.opening_plies,
             epsilon=args.epsilon,
@@ -103,7 +110,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
     options = ["games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth"]
     options += ["solve_empties", "record", "ridge"]
     words = ["reversi", "train-eval"]
-    for name in [*options, "iterations"]:
+    for name in [*options, "iterations", "blend"]:
         words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     command = shlex.join(words)
     out = Path(args.out)

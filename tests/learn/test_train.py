@@ -102,6 +102,14 @@ def test_the_fit_lowers_the_loss_and_predicts_held_out_positions() -> None:
     assert more.mse_after <= result.mse_after + 1e-6
 
 
+def test_blend_decides_which_neighbouring_phases_a_position_trains() -> None:
+    data = generate(20, None, 5, SelfPlayConfig())
+    pick = np.flatnonzero((_empties(data) >= 20) & (_empties(data) <= 24))  # all of phase 4
+    sub = Positions(data.p[pick], data.o[pick], data.label[pick])
+    trained = {b: set(np.flatnonzero(np.any(fit(sub, blend=b, iterations=3).weights != 0, axis=1))) for b in (0, 2, 5)}
+    assert trained == {0: {4}, 2: {3, 4, 5}, 5: {3, 4, 5}}
+
+
 def test_fit_refuses_no_data() -> None:
     empty = Positions.concatenate([])
     with pytest.raises(ValueError, match="no positions"):
@@ -162,6 +170,7 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
         (["--games", "4", "--record", "0"], "must be above 0"),
         (["--games", "4", "--search-depth", "21"], "--search-depth"),
         (["--games", "4", "--solve-empties", "-1"], "--solve-empties"),
+        (["--games", "4", "--blend", "11"], "--blend"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
     ],
 )
