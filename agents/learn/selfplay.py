@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.types import boolean, float32, float64, int64, uint64
 
 from agents.search.alphabeta import INF, new_scratch, new_stats, pvs
 from agents.search.endgame import exact_best
-from agents.search.evaluation import DISC, HAND_EVALUATION
+from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.patterns import child_values, evaluate, expand_weights, search_evaluate
 from agents.search.tt import new_table
@@ -86,6 +87,28 @@ def _handwritten_choice(p: np.uint64, o: np.uint64, m: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def next_unit(rng: np.ndarray) -> np.float64:
+    """A uniform random number in [0, 1) from the kernel RNG."""
+    return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
+
+
+_U64 = uint64[::1]
+_BOARD_TABLE = uint64[:, ::1]
+_EVAL = types.FunctionType(EVAL_SIGNATURE)
+
+
+# An explicit signature types the evaluations as first-class functions of
+# EVAL_SIGNATURE (as ``alphabeta.pvs`` does): typed by the functions passed in,
+# every process would compile and cache an overload of its own.
+@njit(
+    int64(
+        int64, float32[:, ::1], boolean, _U64, int64, float64, int64, float64, _U64, _U64, float64[::1],
+        _BOARD_TABLE, int64[::1], int64[:, ::1], _EVAL, float32[::1], int64, float64, _U64, int64,
+        _BOARD_TABLE, int64[::1], _EVAL, float32[::1],
+    ),
+    cache=True,
+    nogil=True,
+)  # fmt: skip
 def play_games(
     n_games: np.int64,
     W: np.ndarray,
@@ -206,12 +229,6 @@ def play_games(
     return k
 
 
-@njit(cache=True, nogil=True)
-def next_unit(rng: np.ndarray) -> np.float64:
-    """A uniform random number in [0, 1) from the kernel RNG."""
-    return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
-
-
 @dataclass(frozen=True)
 class SelfPlayConfig:
     """How games are played and labelled (see the module docstring)."""
@@ -253,7 +270,7 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
     out_p, out_o = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
     out_label = np.zeros(size, np.float64)
     use = weights is not None
-    w = np.zeros((1, 1), np.float32) if weights is None else np.ascontiguousarray(weights, np.float32)
+    w = np.zeros((1, 1), np.float32) if weights is None else np.array(weights, np.float32, order="C")
     searching = use and config.search_depth > 0
     flat = expand_weights(w).ravel() if searching else np.zeros(1, np.float32)
     k = play_games(
