@@ -3,7 +3,7 @@
 The evaluation is linear in its weights, so fitting it to labelled positions
 is least squares: minimise ``sum (x_r . w - y_r)^2 + ridge * |w|^2`` over the
 rows ``r``. Each position is a row of its own phase and, when an empty count
-``PHASE_BLEND`` away belongs to a neighbouring phase, a row of that phase too,
+``blend`` (``PHASE_BLEND``) away belongs to a neighbouring phase, a row of that phase too,
 so a phase learns from the edges of its neighbours and phases change smoothly.
 The ridge term keeps configurations seen a few times near zero. CGLS (conjugate
 gradients on the normal equations) solves it without ever forming them: each
@@ -33,11 +33,11 @@ from agents.search.patterns import (
 from reversi_env.bitboard import popcount
 
 PHASE_BLEND = 2
-"""A position also trains the phase of ``empties - PHASE_BLEND`` and of ``empties + PHASE_BLEND``."""
+"""By default a position also trains the phase of ``empties - PHASE_BLEND`` and of ``empties + PHASE_BLEND``."""
 
 
 @njit(cache=True)
-def _rows(p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _rows(p: np.ndarray, o: np.ndarray, blend: np.int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per position: window indices and linear terms; per row: position and phase."""
     n = len(p)
     idx = np.zeros((n, N_WINDOWS), dtype=np.int32)
@@ -51,7 +51,7 @@ def _rows(p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
         terms[i, 0], terms[i, 1] = mobility, parity
         e = np.int64(popcount(~(p[i] | o[i])))
         last = np.int64(-1)
-        for d in (-PHASE_BLEND, 0, PHASE_BLEND):
+        for d in (-blend, 0, blend):
             ph = phase_of(max(e + d, np.int64(0)))
             if ph != last:
                 row_pos[r], row_phase[r] = i, ph
@@ -117,15 +117,17 @@ def fit(
     *,
     ridge: float = 5.0,
     iterations: int = 60,
+    blend: int = PHASE_BLEND,
     progress: Callable[[int], None] | None = None,
 ) -> FitResult:
     """Ridge least-squares weights for ``positions`` by ``iterations`` steps of
     conjugate gradients on the normal equations ``(X^T X + ridge I) w = X^T y``,
-    preconditioned by their diagonal, from ``initial`` (zeros if None).
+    preconditioned by their diagonal, from ``initial`` (zeros if None); a
+    position also trains the phases ``blend`` empties away.
     ``progress(1)`` is called after each step."""
     if len(positions) == 0:
         raise ValueError("no positions to fit")
-    idx, terms, row_pos, row_phase = _rows(positions.p, positions.o)
+    idx, terms, row_pos, row_phase = _rows(positions.p, positions.o, np.int64(blend))
     rows = (idx, terms, row_pos, row_phase)
     y = positions.label.astype(np.float64)[row_pos]
     w = np.zeros(N_PHASES * N_WEIGHTS) if initial is None else initial.astype(np.float64).ravel().copy()

@@ -10,12 +10,26 @@ every position is solved exactly and the solver picks the move (still with
 
 Labels, the final disc difference from the mover's side:
 
-- positions with ``exact_empties`` empties or fewer: their exact value;
+- positions with ``exact_empties`` (or ``solve_empties``) empties or fewer: their exact value;
 - earlier positions: the TD(lambda) return, backed up from the game's last
   position, ``G_t = (1 - lam) * V(s_{t+1}) + lam * G_{t+1}``, where ``V`` is the
-  current evaluation of the next recorded position (its exact value once
-  solved). With ``lam = 1`` (round 0, no pattern weights) it is the result the
-  game reached under perfect endgame play.
+  current evaluation of the next position (its exact value once solved). With
+  ``lam = 1`` (round 0, no pattern weights) it is the result the game reached
+  under perfect endgame play.
+- with ``search_depth`` > 0 (and pattern weights), earlier positions are
+  labelled by a ``search_depth``-ply alpha-beta search of the position itself
+  with the current weights (the search of ``agents.search.alphabeta``, exact
+  when it reaches the end), mixed with the return of the next recorded
+  position: ``G_t = (1 - lam) * S(s_t) + lam * G_next`` (``lam = 0``: the search
+  value alone, the bootstrap Logistello and Edax trained with).
+
+Kept positions with ``solve_empties`` empties or fewer are labelled exactly
+too (solved for the label only: the moves are still chosen as above until
+``exact_empties``), so exact labels reach further up than the solver plays.
+
+Only a share ``record`` of the positions past the opening is kept (drawn at
+random): neighbouring positions of one game are nearly the same example, so
+more games with fewer positions each cover more of the game.
 """
 
 from __future__ import annotations
@@ -24,13 +38,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.types import boolean, float32, float64, int64, uint64
 
-from agents.search.alphabeta import new_scratch, new_stats
+from agents.search.alphabeta import INF, new_scratch, new_stats, pvs
 from agents.search.endgame import exact_best
-from agents.search.evaluation import HAND_EVALUATION
+from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION
 from agents.search.ladder import evaluate as handwritten_evaluate
-from agents.search.patterns import child_values, evaluate
+from agents.search.patterns import child_values, evaluate, expand_weights, search_evaluate
 from agents.search.tt import new_table
 from reversi_env.bitboard import (
     INITIAL_BLACK,
@@ -72,6 +87,28 @@ def _handwritten_choice(p: np.uint64, o: np.uint64, m: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def next_unit(rng: np.ndarray) -> np.float64:
+    """A uniform random number in [0, 1) from the kernel RNG."""
+    return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
+
+
+_U64 = uint64[::1]
+_BOARD_TABLE = uint64[:, ::1]
+_EVAL = types.FunctionType(EVAL_SIGNATURE)
+
+
+# An explicit signature types the evaluations as first-class functions of
+# EVAL_SIGNATURE (as ``alphabeta.pvs`` does): typed by the functions passed in,
+# every process would compile and cache an overload of its own.
+@njit(
+    int64(
+        int64, float32[:, ::1], boolean, _U64, int64, float64, int64, float64, _U64, _U64, float64[::1],
+        _BOARD_TABLE, int64[::1], int64[:, ::1], _EVAL, float32[::1], int64, float64, _U64, int64,
+        _BOARD_TABLE, int64[::1], _EVAL, float32[::1],
+    ),
+    cache=True,
+    nogil=True,
+)  # fmt: skip
 def play_games(
     n_games: np.int64,
     W: np.ndarray,
@@ -89,22 +126,34 @@ def play_games(
     buf: np.ndarray,
     order_fn: Any,
     order_weights: np.ndarray,
+    search_depth: np.int64,
+    record: np.float64,
+    keep_rng: np.ndarray,
+    solve_empties: np.int64,
+    search_table: np.ndarray,
+    search_stats: np.ndarray,
+    search_fn: Any,
+    search_w: np.ndarray,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
     ``n_games * MAX_RECORDED``). ``order_fn`` and ``order_weights`` (an
-    ``Evaluation``'s) order the exact solver's moves. Returns the number of
-    positions written."""
+    ``Evaluation``'s) order the exact solver's moves; ``search_fn`` and
+    ``search_w`` (the pattern ``Evaluation``'s) are the labelling search's
+    evaluation, ``search_table`` and ``search_stats`` (``new_stats(DISC)``) its
+    own; ``keep_rng`` draws which positions are kept (share ``record``). Returns the number of positions written."""
     k = np.int64(0)
     rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_colour = np.zeros(MAX_RECORDED, dtype=np.float64)
     rec_value = np.zeros(MAX_RECORDED, dtype=np.float64)
     rec_exact = np.zeros(MAX_RECORDED, dtype=np.bool_)
+    rec_keep = np.zeros(MAX_RECORDED, dtype=np.bool_)
     scores = np.zeros(64, dtype=np.int64)
     values = np.zeros(64, dtype=np.float64)
     if not use_patterns:
         lam = np.float64(1.0)
+    searching = use_patterns and search_depth > 0
     for _ in range(n_games):
         p, o = INITIAL_BLACK, INITIAL_WHITE
         colour = 1.0  # +1 black to move, -1 white
@@ -125,14 +174,23 @@ def play_games(
                 sq = _random_move(m, rng)
             else:
                 rec_p[n], rec_o[n], rec_colour[n] = p, o, colour
+                rec_keep[n] = record >= 1.0 or np.float64(next_unit(keep_rng)) < record
                 if empties <= exact_empties:
                     best_sq = exact_best(p, o, table, stats, buf, scores, order_fn, order_weights)
                     rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
                     sq = _random_move(m, rng) if explore else best_sq
                 else:
                     rec_exact[n] = False
-                    if use_patterns:
+                    if rec_keep[n] and empties <= solve_empties:
+                        best_sq = exact_best(p, o, table, stats, buf, scores, order_fn, order_weights)
+                        rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
+                    elif searching and rec_keep[n]:
+                        search_table[:] = U0  # each position searched afresh: its label is its own
+                        v = pvs(p, o, search_depth, -INF, INF, search_table, search_stats, buf, search_fn, search_w)
+                        rec_value[n] = np.float64(v) / np.float64(DISC)
+                    elif use_patterns:
                         rec_value[n] = evaluate(p, o, W)
+                    if use_patterns:
                         if explore:
                             sq = _random_move(m, rng)
                         else:
@@ -157,17 +215,18 @@ def play_games(
         g = final
         v_next = final
         for i in range(n - 1, -1, -1):
-            g = rec_colour[i] * rec_value[i] if rec_exact[i] else (1.0 - lam) * v_next + lam * g
-            v_next = rec_colour[i] * rec_value[i]
-            out_p[k], out_o[k], out_label[k] = rec_p[i], rec_o[i], rec_colour[i] * g
-            k += 1
+            value = rec_colour[i] * rec_value[i]
+            if rec_exact[i]:
+                g = value
+            elif not searching:
+                g = (1.0 - lam) * v_next + lam * g
+            elif rec_keep[i]:
+                g = (1.0 - lam) * value + lam * g
+            v_next = value
+            if rec_keep[i]:
+                out_p[k], out_o[k], out_label[k] = rec_p[i], rec_o[i], rec_colour[i] * g
+                k += 1
     return k
-
-
-@njit(cache=True, nogil=True)
-def next_unit(rng: np.ndarray) -> np.float64:
-    """A uniform random number in [0, 1) from the kernel RNG."""
-    return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
 
 
 @dataclass(frozen=True)
@@ -178,6 +237,9 @@ class SelfPlayConfig:
     epsilon: float = 0.1
     exact_empties: int = 12
     lam: float = 0.7
+    search_depth: int = 0
+    record: float = 1.0
+    solve_empties: int = 0
 
 
 @dataclass(frozen=True)
@@ -208,7 +270,9 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
     out_p, out_o = np.zeros(size, np.uint64), np.zeros(size, np.uint64)
     out_label = np.zeros(size, np.float64)
     use = weights is not None
-    w = np.zeros((1, 1), np.float32) if weights is None else np.ascontiguousarray(weights, np.float32)
+    w = np.zeros((1, 1), np.float32) if weights is None else np.array(weights, np.float32, order="C")
+    searching = use and config.search_depth > 0
+    flat = expand_weights(w).ravel() if searching else np.zeros(1, np.float32)
     k = play_games(
         np.int64(n_games),
         w,
@@ -226,5 +290,13 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         new_scratch(),
         HAND_EVALUATION.function,
         np.array(HAND_EVALUATION.weights),
+        np.int64(config.search_depth),
+        np.float64(config.record),
+        make_rng(seed + 1),  # its own stream: the games do not depend on ``record``
+        np.int64(config.solve_empties),
+        new_table(1 << 12),
+        new_stats(DISC),
+        search_evaluate,
+        flat,
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.learn.fit import fit
+from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
 from agents.search.patterns import save_weights
 
@@ -39,6 +39,7 @@ class TrainConfig:
     rounds: int = 4
     ridge: float = 5.0
     iterations: int = 25
+    blend: int = PHASE_BLEND
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
 
     def round_games(self) -> list[int]:
@@ -176,7 +177,7 @@ def train(
         )
         positions = Positions.concatenate(data)
         bar.set_description(f"round {r + 1}/{config.rounds} fitting {len(positions)} positions")
-        result = fit(positions, weights, ridge=config.ridge, iterations=config.iterations)
+        result = fit(positions, weights, ridge=config.ridge, iterations=config.iterations, blend=config.blend)
         weights = result.weights
         report = RoundReport(
             r, n_games, len(positions), result.mse_before, result.mse_after, time.perf_counter() - start

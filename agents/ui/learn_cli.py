@@ -30,6 +30,13 @@ def _unit(text: str) -> float:
     return value
 
 
+def _share(text: str) -> float:
+    value = _unit(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text!r}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     """Add the ``train-eval`` subcommand to an argparse subparsers object."""
     p = subparsers.add_parser(
@@ -48,8 +55,31 @@ def register(subparsers: Any) -> None:
     p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (0.1)")
     p.add_argument("--opening-plies", type=positive_int, default=10, help="most random opening plies (10)")
     p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (0.7)")
+    p.add_argument(
+        "--search-depth",
+        type=bounded_int(0, 20),
+        default=0,
+        help="label positions before the exact ones by an alpha-beta search this deep with the current "
+        "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
+    )
+    p.add_argument(
+        "--solve-empties",
+        type=bounded_int(0, 30),
+        default=0,
+        help="also label kept positions with this many empties or fewer by an exact solve (default 0: "
+        "only from --exact-empties, where the solver plays)",
+    )
+    p.add_argument(
+        "--record", type=_share, default=1.0, help="share of the positions past the opening kept, at random (1)"
+    )
     p.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
     p.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
+    p.add_argument(
+        "--blend",
+        type=bounded_int(0, 10),
+        default=2,
+        help="a position also trains the phases this many empties away (2)",
+    )
     p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_train_eval)
@@ -66,13 +96,21 @@ def run_train_eval(args: argparse.Namespace) -> int:
         rounds=args.rounds,
         ridge=args.ridge,
         iterations=args.iterations,
+        blend=args.blend,
         selfplay=SelfPlayConfig(
-            opening_plies=args.opening_plies, epsilon=args.epsilon, exact_empties=args.exact_empties, lam=args.lam
+            opening_plies=args.opening_plies,
+            epsilon=args.epsilon,
+            exact_empties=args.exact_empties,
+            lam=args.lam,
+            search_depth=args.search_depth,
+            record=args.record,
+            solve_empties=args.solve_empties,
         ),
     )
-    options = ["games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "ridge"]
+    options = ["games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth"]
+    options += ["solve_empties", "record", "ridge"]
     words = ["reversi", "train-eval"]
-    for name in [*options, "iterations"]:
+    for name in [*options, "iterations", "blend"]:
         words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     command = shlex.join(words)
     out = Path(args.out)

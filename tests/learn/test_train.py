@@ -12,9 +12,21 @@ from conftest import run_cli
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
 from agents.learn.train import TrainConfig, play_round, train
+from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position
-from agents.search.patterns import N_PHASES, N_WEIGHTS, evaluate, read_weights
+from agents.search.evaluation import DISC, Evaluation
+from agents.search.patterns import (
+    N_PHASES,
+    N_WEIGHTS,
+    evaluate,
+    expand_weights,
+    load_weights,
+    read_weights,
+    search_evaluate,
+)
+from agents.search.tt import new_table
 from agents.ui.cli import main
+from reversi_env.bitboard import legal_moves
 from reversi_env.state import GameState
 
 TINY = TrainConfig(games=12, seed=7, rounds=2, iterations=5)
@@ -29,6 +41,47 @@ def test_endgame_labels_are_exact_and_earlier_ones_are_disc_differences() -> Non
         solution = solve_position(GameState.from_kernel(int(data.p[i]), int(data.o[i]), 0))
         assert solution is not None and data.label[i] == solution.score
     assert np.all(np.abs(data.label) <= 64) and np.all(data.label == np.round(data.label))  # lam = 1 in round 0
+
+
+def _empties(data: Positions) -> np.ndarray:
+    return np.array([64 - (int(p) | int(o)).bit_count() for p, o in zip(data.p, data.o, strict=True)])
+
+
+def test_search_labels_are_the_alpha_beta_value_of_the_position_under_the_weights() -> None:
+    weights = load_weights()
+    data = generate(3, weights, 4, SelfPlayConfig(search_depth=3, lam=0.0))
+    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+    empties = _empties(data)
+    checked = 0
+    for i in np.flatnonzero(empties > 12)[::4]:
+        p, o = data.p[i], data.o[i]
+        moves = [sq for sq in range(64) if (int(legal_moves(p, o)) >> sq) & 1]
+        root = search_root(p, o, 3, moves, new_table(1 << 12), new_stats(DISC), evaluation)
+        assert data.label[i] == np.float32(max(root.scores.values()) / DISC)
+        checked += 1
+    assert checked > 10
+    td = generate(3, weights, 4, SelfPlayConfig(lam=0.0))  # the same games, labelled by the next evaluation
+    assert np.array_equal(td.p, data.p) and not np.array_equal(td.label, data.label)
+
+
+def test_solve_empties_labels_kept_positions_exactly_without_changing_the_games() -> None:
+    weights = load_weights()
+    plain = generate(4, weights, 9, SelfPlayConfig(exact_empties=8))
+    solved = generate(4, weights, 9, SelfPlayConfig(exact_empties=8, solve_empties=12))
+    assert np.array_equal(plain.p, solved.p) and np.array_equal(plain.o, solved.o)
+    empties = _empties(solved)
+    middle = np.flatnonzero((empties > 8) & (empties <= 12))
+    assert len(middle) > 10 and not np.array_equal(plain.label[middle], solved.label[middle])
+    for i in middle[::3]:
+        solution = solve_position(GameState.from_kernel(int(solved.p[i]), int(solved.o[i]), 0))
+        assert solution is not None and solved.label[i] == solution.score
+
+
+def test_record_keeps_a_random_share_of_the_positions() -> None:
+    everything = generate(40, None, 2, SelfPlayConfig())
+    quarter = generate(40, None, 2, SelfPlayConfig(record=0.25))
+    assert 0.15 * len(everything) < len(quarter) < 0.35 * len(everything)
+    assert set(zip(quarter.p, quarter.o, strict=True)) <= set(zip(everything.p, everything.o, strict=True))
 
 
 def test_same_seed_same_games_other_seed_other_games() -> None:
@@ -47,6 +100,14 @@ def test_the_fit_lowers_the_loss_and_predicts_held_out_positions() -> None:
     assert np.corrcoef(predicted, held_out.label)[0, 1] > 0.5
     more = fit(train_data, iterations=30)
     assert more.mse_after <= result.mse_after + 1e-6
+
+
+def test_blend_decides_which_neighbouring_phases_a_position_trains() -> None:
+    data = generate(20, None, 5, SelfPlayConfig())
+    pick = np.flatnonzero((_empties(data) >= 20) & (_empties(data) <= 24))  # all of phase 4
+    sub = Positions(data.p[pick], data.o[pick], data.label[pick])
+    trained = {b: set(np.flatnonzero(np.any(fit(sub, blend=b, iterations=3).weights != 0, axis=1))) for b in (0, 2, 5)}
+    assert trained == {0: {4}, 2: {3, 4, 5}, 5: {3, 4, 5}}
 
 
 def test_fit_refuses_no_data() -> None:
@@ -106,6 +167,10 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
         (["--games", "0"], "must be >= 1"),
         (["--games", "2", "--rounds", "3"], "must be >= --rounds"),
         (["--games", "4", "--epsilon", "2"], "between 0 and 1"),
+        (["--games", "4", "--record", "0"], "must be above 0"),
+        (["--games", "4", "--search-depth", "21"], "--search-depth"),
+        (["--games", "4", "--solve-empties", "-1"], "--solve-empties"),
+        (["--games", "4", "--blend", "11"], "--blend"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
     ],
 )

@@ -1,0 +1,50 @@
+"""Held-out error of pattern-weight files, phase by phase.
+
+Positions come from games the shipped weights play against themselves
+(``agents.learn.selfplay``: 1 ply, ``--epsilon`` random moves, the exact
+solver from 12 empties), a quarter of them kept, from a seed no training run
+uses. Positions with ``--solve-empties`` (16) empties or fewer are labelled by
+an exact solve; earlier ones by the result the game reached (TD(1): unbiased
+but noisy, so only differences between files mean something there). Prints
+each file's root mean squared error (discs) for every phase of 5 empties.
+
+    python benchmarks/eval_errors.py FILE... [--games 2000] [--seed 99]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from agents.learn.selfplay import SelfPlayConfig, generate
+from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of, read_weights
+
+
+def main() -> None:
+    """Make the held-out positions once, then score every file on them."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="+", help="weights files (.npz)")
+    parser.add_argument("--games", type=int, default=2000, help="held-out games (default 2000)")
+    parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--solve-empties", type=int, default=16, help="exact labels from here (default 16)")
+    parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in the games (default 0.1)")
+    args = parser.parse_args()
+    config = SelfPlayConfig(lam=1.0, record=0.25, solve_empties=args.solve_empties, epsilon=args.epsilon)
+    data = generate(args.games, load_weights(), args.seed, config)
+    empties = np.array([64 - (int(p) | int(o)).bit_count() for p, o in zip(data.p, data.o, strict=True)])
+    phases = np.array([phase_of(np.int64(e)) for e in empties])
+    counts = [int((phases == k).sum()) for k in range(N_PHASES)]
+    print(f"{len(data)} held-out positions from {args.games} games; exact labels up to {args.solve_empties} empties")
+    print(f"{'empties':<12}" + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES)))
+    print(f"{'positions':<12}" + "".join(f"{c:>8}" for c in counts))
+    for path in args.files:
+        weights = read_weights(path).weights
+        predicted = np.array([evaluate(p, o, weights) for p, o in zip(data.p, data.o, strict=True)])
+        squared = (predicted - data.label) ** 2
+        rmse = [float(np.sqrt(squared[phases == k].mean())) if counts[k] else float("nan") for k in range(N_PHASES)]
+        print(f"{path[-12:]:<12}" + "".join(f"{r:>8.2f}" for r in rmse) + f"   all {np.sqrt(squared.mean()):.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Two pattern-weight files head to head inside the engine's timed search.
+
+``alphabeta:time=S`` (iterative deepening, the exact endgame) on the weights
+``NEW`` meets the same search on ``OLD``, from ``games / 2`` distinct random
+openings, each played twice with the colours swapped; prints NEW's score (a
+win 1, a draw 1/2) with its Wilson 95 % interval. It tells whether a better
+1-ply evaluation (``eval_curve.py``, ``bench_eval.py``) also makes the engine
+stronger.
+
+    python benchmarks/eval_versus.py NEW OLD [--games 40] [--time 0.3] [--opening-plies 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from strength import wilson
+
+from agents.arena.tournament import random_openings
+from agents.base import Agent
+from agents.play.match import play_game
+from agents.search.evaluation import Evaluation
+from agents.search.ladder import AlphaBetaAgent
+from agents.search.patterns import expand_weights, read_weights, search_evaluate
+
+
+def timed_search(weights: np.ndarray, seconds: float, seed: int) -> Agent:
+    """``alphabeta:time=seconds`` on the pattern evaluation with ``weights``."""
+    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+    return AlphaBetaAgent(time_limit=seconds, seed=seed, evaluation=evaluation)
+
+
+def head_to_head(new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int) -> float:
+    """The score of the timed search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
+    openings = random_openings(games // 2, plies, seed)
+    total = 0.0
+    for g in range(games):
+        me, other = timed_search(new, seconds, seed + g), timed_search(old, seconds, seed + g)
+        mine_black = g % 2 == 0
+        black, white = (me, other) if mine_black else (other, me)
+        result = play_game(black, white, time_limit=None, start=openings[g // 2].state())
+        mine = "black" if mine_black else "white"
+        total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
+    return total
+
+
+def main() -> None:
+    """Play the games and print the score."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("new", help="weights file (.npz) whose score is printed")
+    parser.add_argument("old", help="weights file (.npz) it meets")
+    parser.add_argument("--games", type=int, default=40, help="games, even (default 40)")
+    parser.add_argument("--time", type=float, default=0.3, help="seconds a move (default 0.3)")
+    parser.add_argument("--opening-plies", type=int, default=4, help="random opening plies (default 4)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    new, old = read_weights(args.new).weights, read_weights(args.old).weights
+    s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies)
+    lo, hi = wilson(s, args.games)
+    print(
+        f"alphabeta:time={args.time:g}, {args.new} vs {args.old}: {s / args.games:.1%} [{lo:.1%}, {hi:.1%}] "
+        f"({s:g}/{args.games}, {args.opening_plies}-ply openings, colours swapped)"
+    )
+
+
+if __name__ == "__main__":
+    main()
