@@ -150,7 +150,9 @@ def search_speed(count: int, seconds: float, depth: int) -> None:
             total_seconds += elapsed
             depths.append(root.finished_depth)
             rate_m = nodes / elapsed / 1e6
-            print(f"  seed {seed}: depth {root.finished_depth}, {nodes:,d} nodes, {elapsed:.2f} s of CPU, {rate_m:.2f} M/s")
+            print(
+                f"  seed {seed}: depth {root.finished_depth}, {nodes:,d} nodes, {elapsed:.2f} s of CPU, {rate_m:.2f} M/s"
+            )
         print(
             f"  all: mean depth {np.mean(depths):.1f}, {total_nodes:,d} nodes, {total_seconds:.2f} s, "
             f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s of CPU time, "
