@@ -148,11 +148,10 @@ def search_speed(count: int, seconds: float, depth: int) -> None:
             elapsed = time.process_time() - start
             total_nodes += nodes
             total_seconds += elapsed
-            depths.append(root.finished_depth)
             rate_m = nodes / elapsed / 1e6
-            print(
-                f"  seed {seed}: depth {root.finished_depth}, {nodes:,d} nodes, {elapsed:.2f} s of CPU, {rate_m:.2f} M/s"
-            )
+            depth_done = root.finished_depth
+            depths.append(depth_done)
+            print(f"  seed {seed}: depth {depth_done}, {nodes:,d} nodes, {elapsed:.2f} s of CPU, {rate_m:.2f} M/s")
         print(
             f"  all: mean depth {np.mean(depths):.1f}, {total_nodes:,d} nodes, {total_seconds:.2f} s, "
             f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s of CPU time, "
