@@ -14,7 +14,10 @@ from a numba loop over the same positions. With ``--search N`` it also runs the 
 the learned evaluation (``alphabeta:time=S``'s) on N positions 20 plies into
 seeded random games (those of ``bench_solver.py --midgame``): the depth
 reached in ``--seconds`` (1) and the nodes a second, then the nodes and time
-to the fixed depth ``--depth`` (8), which compares move orderings.
+to the fixed depth ``--depth`` (8), which compares move orderings. Speeds
+are per second of this process's CPU time (``time.process_time``: the machine
+is shared, and CPU time is what other jobs disturb least), printed with the
+load average.
 
     python benchmarks/bench_eval.py [--games 24] [--opening-plies 2] [--weights FILE] [--search 10]
 """
@@ -22,6 +25,7 @@ to the fixed depth ``--depth`` (8), which compares move orderings.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -105,14 +109,14 @@ def positions(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def rate(fn: object, *args: object, repeat: int = 20) -> float:
-    """Calls a second of a loop kernel over ``len(args[0])`` positions (best of ``repeat``)."""
+    """Calls a CPU second of a loop kernel over ``len(args[0])`` positions (best of ``repeat``)."""
     n = len(args[0])  # type: ignore[arg-type]
     fn(*args)  # type: ignore[operator]
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()
         fn(*args)  # type: ignore[operator]
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return n / best
 
 
@@ -139,17 +143,19 @@ def search_speed(count: int, seconds: float, depth: int) -> None:
         total_nodes, total_seconds, depths = 0, 0.0, []
         for seed, state in enumerate(states):
             p, o = state.kernel_boards()
-            start = time.perf_counter()
+            start = time.process_time()
             root, nodes = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 20), evaluation, **limits)
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             total_nodes += nodes
             total_seconds += elapsed
-            depths.append(root.depth)
             rate_m = nodes / elapsed / 1e6
-            print(f"  seed {seed}: depth {root.depth}, {nodes:,d} nodes, {elapsed:.2f} s, {rate_m:.2f} M/s")
+            depth_done = root.finished_depth
+            depths.append(depth_done)
+            print(f"  seed {seed}: depth {depth_done}, {nodes:,d} nodes, {elapsed:.2f} s of CPU, {rate_m:.2f} M/s")
         print(
             f"  all: mean depth {np.mean(depths):.1f}, {total_nodes:,d} nodes, {total_seconds:.2f} s, "
-            f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s"
+            f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s of CPU time, "
+            f"load average {os.getloadavg()[0]:.2f}"
         )
 
 

@@ -92,7 +92,7 @@ def midgame(count: int, seconds: float = 1.0, threads: int = 1) -> None:
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_seconds += elapsed
-        print(f"  seed {seed}: depth {root.depth}, {nodes:,d} nodes, {nodes / elapsed / 1e6:.2f} M nodes/s")
+        print(f"  seed {seed}: depth {root.finished_depth}, {nodes:,d} nodes, {nodes / elapsed / 1e6:.2f} M nodes/s")
     print(f"  all: {total_nodes / total_seconds / 1e6:.2f} M nodes/s")
 
 

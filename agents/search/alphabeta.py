@@ -393,6 +393,11 @@ class RootScores:
     depth: int
     completed: bool
 
+    @property
+    def finished_depth(self) -> int:
+        """The deepest depth searched in full (one less than ``depth`` for an unfinished search)."""
+        return self.depth if self.completed else max(self.depth - 1, 0)
+
     def best_moves(self) -> list[int]:
         """The moves with the best score (sorted)."""
         top = max(self.scores.values())
@@ -441,7 +446,11 @@ def iterative_deepening(
     the last one's best moves first) until ``max_depth``, the end of the game
     (that depth is exact), the clock or the node budget; returns the last
     depth that finished and the nodes searched. With a budget so small that
-    not even depth 1 finished, every move scores 0 at depth 0.
+    not even depth 1 finished, every move scores 0 at depth 0. Unless
+    ``exact_all``, a depth cut short once it has searched the last depth's best
+    move is returned instead (``completed`` false, ``scores`` only for the moves
+    it searched): a move it found better than that one is better at the deeper
+    depth, and the time spent on it is not lost.
 
     ``threads`` > 1 is lazy SMP: helper threads search the same root at the
     same depth or one deeper, in other move orders, filling the shared table
@@ -464,6 +473,8 @@ def iterative_deepening(
             for helper in helpers:
                 helper.stop()
             if not root.completed:
+                if not exact_all and order[0] in root.scores:
+                    result = root
                 break
             result = root
             order.sort(key=lambda a: -root.scores[a])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import state_to_move
-from agents.search.alphabeta import EXACT_DEPTH, iterative_deepening, new_stats, search_root
+from agents.search.alphabeta import EXACT_DEPTH, INF, iterative_deepening, new_stats, search_root
 from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, weight_sum
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
 from agents.search.tt import clear_table, new_table
@@ -170,7 +170,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
             root, self.last_nodes = iterative_deepening(
                 p, o, actions, self._table, self.evaluation, time_limit=self.time_limit, threads=self.threads
             )
-            self.last_depth = EXACT_DEPTH if root.depth >= state.num_empty() else root.depth
+            depth = root.finished_depth
+            self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth
         else:
             if self._table is None:
                 self._table = new_table(LADDER_TABLE_ENTRIES)
@@ -179,7 +180,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
             stats = new_stats(DISC)
             root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
             self.last_nodes = int(stats[0])
-        return [root.scores[a] for a in actions]
+        return [root.scores.get(a, -int(INF)) for a in actions]  # an unfinished depth scores only the moves it searched
 
 
 def ladder_agent(level: int, seed: int | None = None) -> AlphaBetaAgent:

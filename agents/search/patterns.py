@@ -174,22 +174,25 @@ def _transpose(b: np.uint64) -> np.uint64:
     return b ^ t ^ (t >> _S7)
 
 
+_Images = tuple[np.uint64, ...]
+"""A board's 8 symmetric images."""
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _images(b: np.uint64, out: np.ndarray, at: np.int64) -> None:
-    """The board under the 8 symmetries, into ``out[at:at + 8]`` in the order of ``TRANSFORM_MAPS``."""
+def _images(b: np.uint64) -> _Images:
+    """The board under the 8 symmetries, in the order of ``TRANSFORM_MAPS`` (a
+    tuple: it stays in registers, where an array would be allocated at every call)."""
     r = _flip_rows(b)
     t = _transpose(b)
     tr = _flip_rows(t)
-    out[at], out[at + 1], out[at + 2], out[at + 3] = b, r, _flip_cols(b), _flip_cols(r)
-    out[at + 4], out[at + 5], out[at + 6], out[at + 7] = t, tr, _flip_cols(t), _flip_cols(tr)
+    return b, r, _flip_cols(b), _flip_cols(r), t, tr, _flip_cols(t), _flip_cols(tr)
 
 
 def _transform_maps() -> np.ndarray:
     """Where each of ``_images``' transforms sends each square (8 x 64)."""
     maps = np.zeros((8, 64), dtype=np.int64)
-    images = np.zeros(8, dtype=np.uint64)
     for sq in range(64):
-        _images(np.uint64(1 << sq), images, 0)
+        images = _images(np.uint64(1 << sq))
         for t in range(8):
             maps[t, sq] = int(images[t]).bit_length() - 1
     return maps
@@ -257,34 +260,38 @@ def _gather(kind: np.int64, b: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _kind_indices(kind: np.int64, images: np.ndarray, out: np.ndarray) -> None:
-    """The flat indices (before canonicalisation) of pattern ``kind``'s windows
-    into ``out``, read from ``images`` (the mover's 8 images, then the
-    opponent's). Called with a constant ``kind``: only that pattern's gather is kept."""
+def _window_index(kind: np.int64, w: np.int64, mine: _Images, theirs: _Images) -> np.int64:
+    """The flat index (before canonicalisation) of window ``w``, of pattern
+    ``kind``, read from the 8 images of the mover's board (``mine``) and of the
+    opponent's. Called with a constant ``kind``: only that pattern's gather is kept."""
     ternary = TERNARY[PATTERN_LENGTHS[kind]]
+    t = WINDOW_TRANSFORMS[w]
+    return WINDOW_OFFSETS[w] + ternary[_gather(kind, mine[t])] + 2 * ternary[_gather(kind, theirs[t])]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _kind_indices(kind: np.int64, mine: _Images, theirs: _Images, out: np.ndarray) -> None:
+    """The flat indices of pattern ``kind``'s windows into ``out``."""
     for w in range(KIND_STARTS[kind], KIND_STARTS[kind + 1]):
-        t = WINDOW_TRANSFORMS[w]
-        out[w] = WINDOW_OFFSETS[w] + ternary[_gather(kind, images[t])] + 2 * ternary[_gather(kind, images[8 + t])]
+        out[w] = _window_index(kind, w, mine, theirs)
 
 
 @njit(cache=True, nogil=True)
 def raw_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
     """Write into ``out`` (N_WINDOWS) each window's flat index before
     canonicalisation: the index into weights made by ``expand_weights``."""
-    images = np.empty(16, dtype=np.uint64)
-    _images(p, images, 0)
-    _images(o, images, 8)
-    _kind_indices(0, images, out)
-    _kind_indices(1, images, out)
-    _kind_indices(2, images, out)
-    _kind_indices(3, images, out)
-    _kind_indices(4, images, out)
-    _kind_indices(5, images, out)
-    _kind_indices(6, images, out)
-    _kind_indices(7, images, out)
-    _kind_indices(8, images, out)
-    _kind_indices(9, images, out)
-    _kind_indices(10, images, out)
+    mine, theirs = _images(p), _images(o)
+    _kind_indices(0, mine, theirs, out)
+    _kind_indices(1, mine, theirs, out)
+    _kind_indices(2, mine, theirs, out)
+    _kind_indices(3, mine, theirs, out)
+    _kind_indices(4, mine, theirs, out)
+    _kind_indices(5, mine, theirs, out)
+    _kind_indices(6, mine, theirs, out)
+    _kind_indices(7, mine, theirs, out)
+    _kind_indices(8, mine, theirs, out)
+    _kind_indices(9, mine, theirs, out)
+    _kind_indices(10, mine, theirs, out)
 
 
 @njit(cache=True, nogil=True)
@@ -296,6 +303,17 @@ def window_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
         out[w] = CANONICAL[out[w]]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _kind_sum(
+    kind: np.int64, mine: _Images, theirs: _Images, w: np.ndarray, canonical: bool, s: np.float64
+) -> np.float64:
+    """``s`` plus the weights of pattern ``kind``'s windows, in window order."""
+    for i in range(KIND_STARTS[kind], KIND_STARTS[kind + 1]):
+        index = _window_index(kind, i, mine, theirs)
+        s += w[CANONICAL[index]] if canonical else w[index]
+    return s
+
+
 @njit(cache=True, nogil=True)
 def linear_terms(p: np.uint64, o: np.uint64) -> tuple[float, float]:
     """The mobility difference and the parity (+1 odd empties, -1 even) of a position."""
@@ -305,26 +323,37 @@ def linear_terms(p: np.uint64, o: np.uint64) -> tuple[float, float]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _value(p: np.uint64, o: np.uint64, W: np.ndarray, canonical: bool) -> np.float64:
+def _value(p: np.uint64, o: np.uint64, w: np.ndarray, canonical: bool) -> np.float64:
     """The unclamped sum of the windows' weights and the linear terms, under
-    the weights ``W`` as trained (``canonical``) or made by ``expand_weights``."""
-    w = W[phase_of(np.int64(popcount(~(p | o))))]
-    idx = np.empty(N_WINDOWS, dtype=np.int32)
-    if canonical:
-        window_indices(p, o, idx)
-    else:
-        raw_indices(p, o, idx)
+    one phase's weights ``w`` as trained (``canonical``) or made by
+    ``expand_weights``. Allocates nothing: the searches call it at every leaf."""
+    mine, theirs = _images(p), _images(o)
     s = np.float64(w[BIAS])
-    for i in range(N_WINDOWS):
-        s += w[idx[i]]
+    s = _kind_sum(0, mine, theirs, w, canonical, s)
+    s = _kind_sum(1, mine, theirs, w, canonical, s)
+    s = _kind_sum(2, mine, theirs, w, canonical, s)
+    s = _kind_sum(3, mine, theirs, w, canonical, s)
+    s = _kind_sum(4, mine, theirs, w, canonical, s)
+    s = _kind_sum(5, mine, theirs, w, canonical, s)
+    s = _kind_sum(6, mine, theirs, w, canonical, s)
+    s = _kind_sum(7, mine, theirs, w, canonical, s)
+    s = _kind_sum(8, mine, theirs, w, canonical, s)
+    s = _kind_sum(9, mine, theirs, w, canonical, s)
+    s = _kind_sum(10, mine, theirs, w, canonical, s)
     mobility, parity = linear_terms(p, o)
     return s + w[MOBILITY] * mobility + w[PARITY] * parity
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _phase(p: np.uint64, o: np.uint64) -> np.int64:
+    """The weight set of the position."""
+    return phase_of(np.int64(popcount(~(p | o))))
 
 
 @njit(cache=True, nogil=True)
 def evaluate_raw(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """The unclamped evaluation (what training fits) of the mover ``p``."""
-    return _value(p, o, W, True)
+    return _value(p, o, W[_phase(p, o)], True)
 
 
 @njit(cache=True, nogil=True)
@@ -332,7 +361,7 @@ def evaluate(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """Predicted final disc difference for the mover ``p`` against ``o`` under
     the weights ``W`` (float32, N_PHASES x N_WEIGHTS), clamped to [-64, 64].
     Unchecked: the boards must be disjoint."""
-    return min(max(_value(p, o, W, True), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, W[_phase(p, o)], True), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 def expand_weights(W: np.ndarray) -> np.ndarray:
@@ -347,7 +376,15 @@ def expand_weights(W: np.ndarray) -> np.ndarray:
 def evaluate_expanded(p: np.uint64, o: np.uint64, X: np.ndarray) -> np.float64:
     """``evaluate`` under ``X = expand_weights(W)``: the same value, one table
     lookup a window instead of two (what the searches call)."""
-    return min(max(_value(p, o, X, False), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, X[_phase(p, o)], False), -SCORE_LIMIT), SCORE_LIMIT)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flat_expanded(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.float64:
+    """``evaluate_expanded`` on ``expand_weights(W)`` raveled (a slice, where a
+    reshape would cost a runtime call at every leaf)."""
+    at = _phase(p, o) * N_WEIGHTS
+    return min(max(_value(p, o, flat[at : at + N_WEIGHTS], False), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 @njit(cache=True, nogil=True)
@@ -430,7 +467,7 @@ def load_weights() -> np.ndarray:
 def search_evaluate(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.int64:
     """``evaluate`` in alpha-beta's signature (``agents.search.evaluation``):
     ``flat`` is ``expand_weights(W)`` raveled, the value in ``DISC`` units per disc."""
-    return np.int64(evaluate_expanded(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) * DISC)
+    return np.int64(_flat_expanded(p, o, flat) * DISC)
 
 
 MCTS_SCALE = 16.0
@@ -441,7 +478,7 @@ MCTS_SCALE = 16.0
 def mcts_value(p: np.uint64, o: np.uint64, flat: np.ndarray) -> float:
     """``evaluate`` as an MCTS heuristic (``agents.search.mcts_tree.LEAF_VALUE_TYPE``):
     the predicted disc margin squashed to [-1, 1]; ``flat`` is ``expand_weights(W)`` raveled."""
-    return math.tanh(evaluate_expanded(p, o, flat.reshape((N_PHASES, N_WEIGHTS))) / MCTS_SCALE)
+    return math.tanh(_flat_expanded(p, o, flat) / MCTS_SCALE)
 
 
 @lru_cache(maxsize=1)

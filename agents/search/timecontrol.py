@@ -1,7 +1,7 @@
 """The time manager of a timed alpha-beta search.
 
-Iterative deepening never starts a depth it is unlikely to finish
-(``may_deepen``), and a timer thread sets the search's stop flag when the
+Iterative deepening starts a new depth only while it may still search at
+least that depth's first move (``may_deepen``), and a timer thread sets the search's stop flag when the
 budget is spent (``StopClock``): the numba search runs without the GIL and
 reads the flag at every hashed node, so it unwinds within microseconds. The
 budget aims a little short of the limit, for the Python around the search.
@@ -19,9 +19,12 @@ TIME_MARGIN = 0.05
 """The search aims this fraction of the limit short of it."""
 OVERHEAD = 0.005
 """Seconds kept for the Python around the search (building the position, choosing the move)."""
-DEEPEN_FRACTION = 0.4
-"""A new depth starts only while less than this fraction of the budget is spent:
-the next depth costs a few times the last, so it would rarely finish."""
+DEEPEN_FRACTION = 0.5
+"""A new depth starts only while less than this fraction of the budget is spent.
+The next depth costs about 3 times the last (so about twice the time spent so
+far) and will rarely finish, but its first move, the last depth's best, takes
+about half of it: once that is searched, the unfinished depth can still show
+a better move (``iterative_deepening`` plays it)."""
 
 
 def budget(time_limit: float) -> float:

@@ -18,7 +18,7 @@ from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Eval
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.lastmoves import count_last_flips, stable_discs
 from agents.search.tt import new_table, probe, store
-from reversi_env import BLACK, GameState, parse_square, square_name
+from reversi_env import BLACK, PASS, GameState, parse_square, square_name
 from reversi_env.bitboard import flips
 from reversi_env.observation import observe
 
@@ -261,6 +261,42 @@ def test_time_manager_never_goes_over_the_budget() -> None:
             depths.append(agent.last_depth)
     assert over == 0
     assert max(depths) >= 3  # and it does search, not just stop at once
+
+
+def test_an_unfinished_depth_counts_once_it_has_searched_the_last_best_move() -> None:
+    """Cut short by the node budget, iterative deepening returns the deeper,
+    unfinished depth when it got through the last depth's best move: its best
+    value and best moves are those of a full search of the moves it searched."""
+    unfinished = 0
+    for seed in range(4):
+        for state in random_game(seed)[10:46:6]:
+            actions = state.legal_actions()
+            if actions == [PASS] or state.is_terminal():
+                continue
+            p, o = state.kernel_boards()
+            for limit in (3000, 10_000, 30_000):
+                root, _ = iterative_deepening(p, o, actions, new_table(1 << 12), HAND_EVALUATION, node_limit=limit)
+                if root.completed or root.depth == 0:
+                    continue
+                unfinished += 1
+                assert root.finished_depth == root.depth - 1
+                last, _ = iterative_deepening(
+                    p, o, actions, new_table(1 << 12), HAND_EVALUATION, max_depth=root.depth - 1
+                )
+                assert set(last.best_moves()) & set(root.scores)
+                full = search_root(
+                    p,
+                    o,
+                    root.depth,
+                    list(root.scores),
+                    new_table(1 << 12),
+                    new_stats(DISC),
+                    HAND_EVALUATION,
+                    exact_all=True,
+                )
+                assert max(root.scores.values()) == max(full.scores.values())
+                assert root.best_moves() == full.best_moves()
+    assert unfinished > 10
 
 
 def test_bad_arguments() -> None:

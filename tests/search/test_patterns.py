@@ -12,6 +12,7 @@ from conftest import random_game
 from agents.play.match import play_game
 from agents.play.specs import make_agent
 from agents.search import patterns as pt
+from agents.search.evaluation import DISC
 from agents.search.ladder import RandomAgent
 
 
@@ -113,6 +114,18 @@ def test_the_shipped_evaluation_equals_a_square_by_square_reference_exactly() ->
         expected = reference_value(p, o, w)
         assert pt.evaluate_raw(np.uint64(p), np.uint64(o), w) == expected
         assert pt.evaluate_expanded(np.uint64(p), np.uint64(o), x) == min(max(expected, -64.0), 64.0)
+
+
+def test_the_searches_evaluation_equals_the_reference_under_all_eight_symmetries() -> None:
+    """``search_evaluate`` (what alpha-beta calls at every leaf) reads the raveled
+    expanded weights by its own route: the reference's value, in DISC units, on
+    every image of each position."""
+    w = pt.load_weights()
+    flat = pt.pattern_evaluation().weights
+    for p, o in random_boards(150, 4) + positions(1):
+        expected = int(min(max(reference_value(p, o, w), -pt.SCORE_LIMIT), pt.SCORE_LIMIT) * DISC)
+        for sym in SYMS:
+            assert pt.search_evaluate(np.uint64(apply_sym(p, sym)), np.uint64(apply_sym(o, sym)), flat) == expected
 
 
 def test_expanded_weights_give_the_same_value_to_the_last_bit() -> None:
