@@ -163,7 +163,13 @@ _HEURISTIC_SCALE = 100.0
 """Hand-written evaluations (``agents.search.ladder.evaluate``) are divided by this before tanh."""
 
 _NODES_PER_SIMULATION = 4
-"""Pool sizing: nodes allocated per budgeted simulation (measured: about 2-3)."""
+"""Pool sizing: nodes allocated per budgeted simulation when a leaf is expanded
+on its second visit (``ply=0``; measured: about 2-3)."""
+_NODES_PER_EXPANDING_SIMULATION = 16
+"""Pool sizing with ``ply=1``, where every simulation expands its leaf: 11.7
+nodes a simulation measured from a 20-ply midgame position (docs/mcts.md); with
+4 the default search filled its pool in the first quarter of its time and
+searched on in a tree that no longer grew."""
 _SIMULATIONS_PER_SECOND = 150_000
 """Pool sizing and the first batch's size (refined as the search runs)."""
 _BATCH_SECONDS = 0.1
@@ -645,7 +651,8 @@ class MCTSAgent:
             budget = -(-self.simulations // trees)
         else:
             budget = int(max(0.0, (deadline or start) - start) * _SIMULATIONS_PER_SECOND * self.threads / trees)
-        return int(min(self.max_nodes // trees, reused + _NODES_PER_SIMULATION * budget + 1024))
+        per = _NODES_PER_EXPANDING_SIMULATION if self.ply else _NODES_PER_SIMULATION
+        return int(min(self.max_nodes // trees, reused + per * budget + 1024))
 
     def _prepare_tree(
         self, tree: Tree, p: np.uint64, o: np.uint64, player: int, start: float, deadline: float | None
