@@ -401,6 +401,9 @@ def test_the_threads_option_of_the_spec() -> None:
     assert isinstance(timed, MCTSAgent) and timed.threads == 2 and timed.time_limit == 0.5
     default = make_agent("mcts:sims=50")
     assert isinstance(default, MCTSAgent) and default.threads == 1
+    assert default.parallel == "tree"
+    root = make_agent("mcts:sims=50,threads=2,parallel=root")
+    assert isinstance(root, MCTSAgent) and root.parallel == "root" and len(root._trees) == 2
 
 
 @pytest.mark.parametrize(
@@ -411,6 +414,8 @@ def test_the_threads_option_of_the_spec() -> None:
         ("mcts:threads=1000", "threads must be at most 64"),
         ("mcts:threads=x", "threads must be an integer"),
         ("mcts:threads=1.5", "threads must be an integer"),
+        ("mcts:threads=2,parallel=leaf", "parallel must be one of tree, root"),
+        ("mcts:threads=2,parallel=", "parallel needs a value"),
     ],
 )
 def test_bad_threads_in_a_spec(spec: str, needle: str) -> None:
