@@ -39,11 +39,14 @@ from it instead of a playout, and its prior, if any, switches selection to
 PUCT. That path calls Python once per leaf (select and back up stay in numba),
 so it runs at the evaluator's speed.
 
-With ``threads=N`` (N > 1) the search is root-parallel: N independent trees
-of the same position, each with its own RNG stream and its own share of the
-simulation budget, are searched at once by N threads (the numba loop releases
-the GIL), and their root statistics are merged (``mcts_tree.combine_roots``:
-visits and values summed per move, a proof in any tree kept). See docs/mcts.md.
+With ``threads=N`` (N > 1) N threads search at once (the numba loops release
+the GIL), each with its own RNG stream and its own share of the simulation
+budget. By default they share one tree (``parallel="tree"``, tree
+parallelisation: ``mcts_tree.simulate_shared``, each thread taking new nodes
+from its own pool, a virtual loss on the path of every simulation under way);
+with ``parallel="root"`` each searches a tree of its own and the roots are
+merged (``mcts_tree.combine_roots``: visits and values summed per move, a proof
+in any tree kept). See docs/mcts.md.
 
 The best move is chosen by one key: a proven win first, then the most visits,
 then the best mean value, then the lowest action index.

@@ -16,6 +16,14 @@ so a learned evaluation replaces the hand-written one without recompiling the
 search. ``Tree`` is the pool on the Python side: a new tree, a reused subtree,
 and what a search reads from the root; ``combine_roots`` merges the roots of
 independent trees (root-parallel search).
+
+Several threads may grow one tree at once (``simulate_shared``, with
+``descend_shared`` and ``backup_shared``): each takes new nodes from its own
+part of the array (``Tree.pools``), a node is expanded by the one thread that
+``claim``s it and its children are ``publish``ed by the write of ``first``,
+after them; visits and values change by atomic updates (``add_visits``,
+``add_value``: numba intrinsics over LLVM's atomic instructions), with a
+virtual loss on the path of every simulation under way.
 """
 
 from __future__ import annotations
