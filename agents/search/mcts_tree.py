@@ -150,6 +150,19 @@ def claim(typingctx, tree, node):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
+def published_first(typingctx, tree, node):  # type: ignore[no-untyped-def]
+    """``tree[node].first`` read before anything after it (acquire): with ``publish``,
+    a thread that reads ``first >= 0`` here reads the ``nchild`` and children written."""
+    sig = types.int32(tree, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "first", ir.IntType(32))
+        return builder.load_atomic(ptr, "acquire", 4)
+
+    return sig, codegen
+
+
+@intrinsic
 def publish(typingctx, tree, node, first):  # type: ignore[no-untyped-def]
     """``tree[node].first = first`` stored after every write before it (release):
     a thread that reads ``first >= 0`` finds the children and ``nchild`` written."""
@@ -547,7 +560,7 @@ def descend_shared(
     add_visits(tree, root, np.int32(1))
     while d < path.shape[0] - 2:
         nd = tree[node]
-        if (nd.status != UNKNOWN and node != root) or nd.first < 0 or nd.nchild == 0:
+        if (nd.status != UNKNOWN and node != root) or published_first(tree, node) < 0 or nd.nchild == 0:
             break
         node = select(tree, node, c, False, bias, fpu, alpha)
         d += 1

@@ -277,7 +277,6 @@ def test_the_shared_tree_adds_up_after_threads_raced_on_it(ply: int, mix: float)
     assert len(found) == tree.size  # no node lost: every node taken from a pool hangs in the tree
     assert len(set(found)) == len(found)  # and each exactly once
     assert nodes[tree.root]["visits"] == 60_000  # no visit lost to a race (atomic updates)
-    collisions = 0
     for node in found:
         nd = nodes[node]
         assert nd["first"] != EXPANDING  # every claimed node was expanded
@@ -289,9 +288,6 @@ def test_the_shared_tree_adds_up_after_threads_raced_on_it(ply: int, mix: float)
         # No child above its parent; at ply 1 the simulation that expanded a node ended there (at ply 0 it
         # stepped into a child, and the visit before it may have been another thread's passing through).
         assert ended_here >= (1 if ply == 1 and node != tree.root else 0), node
-        if nd["status"] == UNKNOWN and ply == 1:
-            collisions += ended_here - 1  # a thread found the node claimed by the other
-    assert collisions < 60_000 * 0.05  # rare: virtual loss keeps the threads apart (0.01-0.09 % measured, load 7)
 
 
 def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> None:
