@@ -9,16 +9,18 @@ simulation is a tree descent plus a uniformly random playout. The last column
 is the default agent (no playouts: the learned value searched one ply deep at
 each leaf, docs/mcts.md) for reference. Best of three runs each.
 
-``--threads`` measures the root-parallel search instead: the default agent's
-simulations per second with one thread and with two, side by side with the
-ratio (wall clock), the CPU seconds the process got per wall second (how
-loaded the machine was) and the simulations per CPU second; ``--match-games N``
-plays ``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal
-time from the 2-ply openings, colours swapped. The load average is printed
-before and after.
+``--threads`` measures the search on two threads instead: the default agent's
+simulations and nodes (tree nodes created) per second with one thread and with
+two in one shared tree (the default, ``parallel="tree"``), then with two
+root-parallel trees (``parallel="root"``), side by side with the ratio (wall
+clock), the CPU seconds the process got per wall second (how loaded the
+machine was) and the simulations per CPU second; ``--match-games N`` plays
+``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal time from
+the 2-ply openings, colours swapped (``--parallel root`` for root-parallel).
+The load average is printed before and after.
 
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
-    python benchmarks/bench_mcts.py --threads [--match-games 24 --match-time 0.5]
+    python benchmarks/bench_mcts.py --threads [--match-games 24 --match-time 0.5 --parallel tree]
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import time
 import numpy as np
 
 from agents.play.match import play_game
-from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
+from agents.search.mcts import PARALLEL, TEXTBOOK_UCT, MCTSAgent
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20
@@ -62,21 +64,24 @@ def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
     return best
 
 
-def threaded(moves: list[int], simulations: int, threads: int) -> tuple[float, float]:
+def threaded(moves: list[int], simulations: int, threads: int, parallel: str = "tree") -> tuple[float, float, float]:
     """The default agent's simulations per second with ``threads`` threads (best
-    of three), and the CPU seconds the process got per wall second in that run."""
+    of three), the nodes it created per second and the CPU seconds the process
+    got per wall second in that run."""
     state = GameState.initial()
     for m in moves:
         state = state.apply(m)
-    best, share = 0.0, 0.0
+    best, nodes, share = 0.0, 0.0, 0.0
     for run in range(3):
-        agent = MCTSAgent(simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, threads=threads)
+        agent = MCTSAgent(
+            simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, threads=threads, parallel=parallel
+        )
         cpu = time.process_time()
         result = agent.search(state)
         if result.simulations / result.seconds > best:
-            best = result.simulations / result.seconds
+            best, nodes = result.simulations / result.seconds, result.nodes / result.seconds
             share = (time.process_time() - cpu) / result.seconds
-    return best, share
+    return best, nodes, share
 
 
 def openings() -> list[list[int]]:
@@ -85,16 +90,16 @@ def openings() -> list[list[int]]:
     return [[a, b] for a in start.legal_actions() for b in start.apply(a).legal_actions()]
 
 
-def equal_time_match(games: int, seconds: float) -> tuple[float, int, int, int]:
-    """``threads=2`` against ``threads=1`` at ``seconds`` a move: its score
-    (wins + draws / 2, share of games), wins, draws, losses."""
+def equal_time_match(games: int, seconds: float, parallel: str) -> tuple[float, int, int, int]:
+    """``threads=2`` (``parallel`` as given) against ``threads=1`` at ``seconds``
+    a move: its score (wins + draws / 2, share of games), wins, draws, losses."""
     wins = draws = losses = 0
     lines = openings()
     for game in range(games):
         start = GameState.initial()
         for m in lines[(game // 2) % len(lines)]:
             start = start.apply(m)
-        two = MCTSAgent(time_limit=seconds, seed=game, threads=2, name="threads=2")
+        two = MCTSAgent(time_limit=seconds, seed=game, threads=2, parallel=parallel, name="threads=2")
         one = MCTSAgent(time_limit=seconds, seed=game, threads=1, name="threads=1")
         black, white = (two, one) if game % 2 == 0 else (one, two)
         result = play_game(black, white, time_limit=None, start=start)
@@ -105,23 +110,28 @@ def equal_time_match(games: int, seconds: float) -> tuple[float, int, int, int]:
     return (wins + draws / 2) / games, wins, draws, losses
 
 
-def threads_table(simulations: int, match_games: int, match_time: float) -> None:
-    """One thread against two: simulations per second, then a match at equal time."""
+def threads_table(simulations: int, match_games: int, match_time: float, parallel: str) -> None:
+    """One thread against two: simulations and nodes per second, then a match at equal time."""
     print(f"load average before: {os.getloadavg()}")
     print(
-        f"{'position':<24} {'1 thread sims/s':>16} {'2 threads sims/s':>17} {'ratio':>7} {'CPU/wall 1, 2':>14}"
-        f" {'sims/CPU-s 1, 2':>18}"
+        f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17} {'ratio':>7}"
+        f" {'nodes/s 1, 2':>22} {'ratio':>7} {'CPU/wall 1, 2':>14} {'sims/CPU-s 1, 2':>18}"
     )
     for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", midgame_moves())):
-        one, share_one = threaded(moves, simulations, 1)
-        two, share_two = threaded(moves, simulations, 2)
-        print(
-            f"{name:<24} {one:>16,.0f} {two:>17,.0f} {two / one:>6.2f}x {share_one:>8.2f}, {share_two:.2f}"
-            f" {one / share_one:>10,.0f}, {two / share_two:,.0f}"
-        )
+        one, nodes_one, share_one = threaded(moves, simulations, 1)
+        for how in ("tree", "root"):
+            two, nodes_two, share_two = threaded(moves, simulations, 2, how)
+            print(
+                f"{name + ', ' + how:<28} {one:>16,.0f} {two:>17,.0f} {two / one:>6.2f}x"
+                f" {nodes_one:>10,.0f}, {nodes_two:>10,.0f} {nodes_two / nodes_one:>6.2f}x"
+                f" {share_one:>8.2f}, {share_two:.2f} {one / share_one:>10,.0f}, {two / share_two:,.0f}"
+            )
     if match_games:
-        print(f"equal time: mcts:time={match_time:g},threads=2 against threads=1, {match_games} games")
-        score, wins, draws, losses = equal_time_match(match_games, match_time)
+        print(
+            f"equal time: mcts:time={match_time:g},threads=2 (parallel={parallel}) against threads=1,"
+            f" {match_games} games"
+        )
+        score, wins, draws, losses = equal_time_match(match_games, match_time, parallel)
         print(f"threads=2 scored {score:.0%} (+{wins} ={draws} -{losses})")
     print(f"load average after: {os.getloadavg()}")
 
@@ -154,6 +164,9 @@ def main() -> None:
     parser.add_argument("--threads", action="store_true", help="one thread against two instead of OpenSpiel")
     parser.add_argument("--match-games", type=int, default=0, help="with --threads: games at equal time")
     parser.add_argument("--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match")
+    parser.add_argument(
+        "--parallel", choices=PARALLEL, default="tree", help="with --threads: how the match's two threads search"
+    )
     args = parser.parse_args()
 
     t = time.perf_counter()
@@ -162,7 +175,7 @@ def main() -> None:
 
     if args.threads:
         print(f"MCTS benchmark, one thread against two ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-        threads_table(args.simulations, args.match_games, args.match_time)
+        threads_table(args.simulations, args.match_games, args.match_time, args.parallel)
         return
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")

@@ -22,6 +22,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            ``fpu``: see docs/mcts.md), ``uct=1`` is
                                            textbook UCT, ``exact=N`` solves from N
                                            empty squares, ``threads=2`` two cores
+                                           in one shared tree (``parallel=root``: a
+                                           tree each, merged at the root)
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -79,6 +81,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
             "c",
             "seed",
             "threads",
+            "parallel",
             "eval",
             "mix",
             "bias",
@@ -93,9 +96,11 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact")
-_TEXT_KEYS = ("net", "eval")
+_TEXT_KEYS = ("net", "eval", "parallel")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
+_PARALLEL = ("tree", "root")
+"""How MCTS threads share a search (``agents.search.mcts.PARALLEL``; not imported: specs import agents lazily)."""
 _ZERO_KEYS = (
     "seed",
     "alphazero.sims",
@@ -204,6 +209,8 @@ class PlayerSpec:
             from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
 
             knobs: dict[str, Any] = {"seed": seed, "threads": int(o.get("threads", 1))}
+            if "parallel" in o:
+                knobs["parallel"] = str(o["parallel"])
             if o.get("uct"):
                 guides = [k for k in ("eval", "mix", "bias", "minimax", "ply", "fpu") if k in o]
                 if guides:
@@ -297,6 +304,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
                 raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}=path.pt")
             if key == "eval" and value not in _EVALUATIONS:
                 raise SpecError(f"{text!r}: eval must be one of {', '.join(_EVALUATIONS)}, got {value!r}")
+            if key == "parallel" and value not in _PARALLEL:
+                raise SpecError(f"{text!r}: parallel must be one of {', '.join(_PARALLEL)}, got {value!r}")
             options[key] = value
         else:
             options[key] = number

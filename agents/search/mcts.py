@@ -39,11 +39,14 @@ from it instead of a playout, and its prior, if any, switches selection to
 PUCT. That path calls Python once per leaf (select and back up stay in numba),
 so it runs at the evaluator's speed.
 
-With ``threads=N`` (N > 1) the search is root-parallel: N independent trees
-of the same position, each with its own RNG stream and its own share of the
-simulation budget, are searched at once by N threads (the numba loop releases
-the GIL), and their root statistics are merged (``mcts_tree.combine_roots``:
-visits and values summed per move, a proof in any tree kept). See docs/mcts.md.
+With ``threads=N`` (N > 1) N threads search at once (the numba loops release
+the GIL), each with its own RNG stream and its own share of the simulation
+budget. By default they share one tree (``parallel="tree"``, tree
+parallelisation: ``mcts_tree.simulate_shared``, each thread taking new nodes
+from its own pool, a virtual loss on the path of every simulation under way);
+with ``parallel="root"`` each searches a tree of its own and the roots are
+merged (``mcts_tree.combine_roots``: visits and values summed per move, a proof
+in any tree kept). See docs/mcts.md.
 
 The best move is chosen by one key: a proven win first, then the most visits,
 then the best mean value, then the lowest action index.
@@ -55,7 +58,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
@@ -88,6 +91,7 @@ from agents.search.mcts_tree import (
     final_sign,
     set_priors,
     simulate,
+    simulate_shared,
     status_value,
 )
 from agents.search.patterns import mcts_value, pattern_evaluation
@@ -107,6 +111,7 @@ __all__ = [
     "MAX_SIMULATIONS",
     "MAX_THREADS",
     "NODE_DTYPE",
+    "PARALLEL",
     "TEXTBOOK_UCT",
     "MCTSAgent",
     "SearchResult",
@@ -151,13 +156,23 @@ MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
 
 MAX_THREADS = 64
-"""The most search threads (root-parallel trees) an agent takes."""
+"""The most search threads an agent takes."""
+
+PARALLEL = ("tree", "root")
+"""How threads share a search: one tree (tree parallelisation with virtual
+loss, the default) or a tree each, merged at the root (root parallelisation)."""
 
 _HEURISTIC_SCALE = 100.0
 """Hand-written evaluations (``agents.search.ladder.evaluate``) are divided by this before tanh."""
 
 _NODES_PER_SIMULATION = 4
-"""Pool sizing: nodes allocated per budgeted simulation (measured: about 2-3)."""
+"""Pool sizing: nodes allocated per budgeted simulation when a leaf is expanded
+on its second visit (``ply=0``; measured: about 2-3)."""
+_NODES_PER_EXPANDING_SIMULATION = 16
+"""Pool sizing with ``ply=1``, where every simulation expands its leaf: 11.7
+nodes a simulation measured from a 20-ply midgame position (docs/mcts.md); with
+4 the default search filled its pool in the first quarter of its time and
+searched on in a tree that no longer grew."""
 _SIMULATIONS_PER_SECOND = 150_000
 """Pool sizing and the first batch's size (refined as the search runs)."""
 _BATCH_SECONDS = 0.1
@@ -373,10 +388,12 @@ class MCTSAgent:
     value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
     ``bias`` and ``informed_playouts`` steer the search with Othello knowledge
     (see the module docstring; ``**TEXTBOOK_UCT`` turns them all off).
-    ``threads`` searches that many trees at once (root-parallel, one thread
-    each; ``max_nodes`` is then shared between them); with one thread and a
-    seed a search is reproducible bit for bit, and so is a simulation budget
-    with more threads.
+    ``threads`` searches with that many threads: by default all in one shared
+    tree (``parallel="tree"``, virtual loss), or each its own tree, merged at
+    the root (``parallel="root"``; ``max_nodes`` is then shared between them).
+    With one thread and a seed a search is reproducible bit for bit, and so is
+    a root-parallel search under a simulation budget; a shared tree is not (the
+    threads' interleaving decides which thread sees which statistics).
     """
 
     def __init__(
@@ -400,6 +417,7 @@ class MCTSAgent:
         fpu: bool = True,
         minimax: float = DEFAULT_MINIMAX,
         threads: int = 1,
+        parallel: str = "tree",
         name: str | None = None,
     ) -> None:
         """Validate the settings; raises ValueError / TypeError on bad ones."""
@@ -419,6 +437,8 @@ class MCTSAgent:
             raise ValueError(
                 f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
             )
+        if parallel not in PARALLEL:
+            raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {parallel!r}")
         if threads > 1 and evaluator is not None:
             raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
         for knob, value in (("bias", bias), ("mix", mix), ("minimax", minimax)):
@@ -471,6 +491,7 @@ class MCTSAgent:
         budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
         self.name = name if name is not None else f"mcts-{budget}"
         self.threads = int(threads)
+        self.parallel = parallel
         base_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
         # Tree 0 draws from the seed's own stream (one thread searches as it always did); the others from
         # streams derived from (seed, tree).
@@ -480,7 +501,7 @@ class MCTSAgent:
         ]
         self._rng = self._rngs[0]
         self._paths = [np.zeros(MAX_DEPTH, dtype=np.int64) for _ in range(self.threads)]
-        self._trees = [Tree() for _ in range(self.threads)]
+        self._trees = [Tree() for _ in range(self.threads if parallel == "root" else 1)]
         self._tree = self._trees[0]
         self._root_player = 0
         self.last_result: SearchResult | None = None
@@ -517,7 +538,7 @@ class MCTSAgent:
             solved = _solve_exact(p, o, actions, start, deadline, self._rng)
             if solved is not None:
                 return solved
-        if self.threads > 1:
+        if len(self._trees) > 1:
             return self._parallel_search(p, o, state.player, actions, start, deadline)
         tree = self._tree
         self._prepare_tree(tree, p, o, state.player, start, deadline)
@@ -526,8 +547,17 @@ class MCTSAgent:
         if self.evaluator is not None:
             evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.c, self.solver)
             simulations = evaluator.run(budget, deadline)
+        elif self.threads > 1:
+            pools = tree.pools(self.threads)
+            shares = self._shares(budget)
+            try:
+                simulations = sum(
+                    self._run_threads(lambda i, stop: self._search_loop(tree, pools[i], i, shares[i], deadline, stop))
+                )
+            finally:
+                tree.gather(pools)
         else:
-            simulations = self._search_loop(0, budget, deadline, None)
+            simulations = self._search_loop(tree, tree.meta, 0, budget, deadline, None)
         status = int(tree.nodes[tree.root]["status"])
         seconds = time.perf_counter() - start
         return _result(
@@ -545,39 +575,56 @@ class MCTSAgent:
         for tree in self._trees:
             self._prepare_tree(tree, p, o, player, start, deadline)
         reused = [int(tree.nodes[tree.root]["visits"]) for tree in self._trees]
-        total = MAX_SIMULATIONS if self.simulations is None else self.simulations
-        shares = [total // self.threads + (1 if i < total % self.threads else 0) for i in range(self.threads)]
+        shares = self._shares(MAX_SIMULATIONS if self.simulations is None else self.simulations)
         budgets = [min(share, MAX_VISITS - kept) for share, kept in zip(shares, reused, strict=True)]
-        stop = threading.Event()
-        done = [0] * self.threads
-        errors: list[BaseException] = []
-
-        def work(i: int) -> None:
-            try:
-                done[i] = self._search_loop(i, budgets[i], deadline, stop)
-            except BaseException as e:  # handed to the calling thread, which raises it
-                errors.append(e)
-                stop.set()
-
-        helpers = [
-            threading.Thread(target=work, args=(i,), name=f"mcts-tree-{i}", daemon=True) for i in range(1, self.threads)
-        ]
-        for helper in helpers:
-            helper.start()
-        try:
-            done[0] = self._search_loop(0, budgets[0], deadline, stop)
-        finally:
-            stop.set()
-            for helper in helpers:
-                helper.join()
-        if errors:
-            raise errors[0]
+        trees = self._trees
+        done = self._run_threads(
+            lambda i, stop: self._search_loop(trees[i], trees[i].meta, i, budgets[i], deadline, stop)
+        )
         kids, status = combine_roots([tree.children() for tree in self._trees])
         move = int(kids[Tree.best_child(kids)]["move"])
         pv = (move, *self._line_below(move))
         nodes = sum(tree.size for tree in self._trees)
         seconds = time.perf_counter() - start
         return _result(kids, status, pv, nodes, actions, sum(done), seconds, sum(reused))
+
+    def _shares(self, total: int) -> list[int]:
+        """``total`` simulations split evenly between the threads (3001 = 1501 + 1500)."""
+        return [total // self.threads + (1 if i < total % self.threads else 0) for i in range(self.threads)]
+
+    def _run_threads(self, work: Callable[[int, threading.Event], int]) -> list[int]:
+        """``work(i, stop)`` for every thread ``i`` at once: 0 in this thread (so
+        Ctrl-C lands here and stops the others within a batch), the others in
+        helper threads, all joined before this returns or raises. Returns what
+        each returned (simulations done)."""
+        stop = threading.Event()
+        done = [0] * self.threads
+        errors: list[BaseException] = []
+
+        def helper(i: int) -> None:
+            try:
+                done[i] = work(i, stop)
+            except BaseException as e:  # handed to the calling thread, which raises it
+                errors.append(e)
+                stop.set()
+
+        helpers = [
+            threading.Thread(target=helper, args=(i,), name=f"mcts-search-{i}", daemon=True)
+            for i in range(1, self.threads)
+        ]
+        for thread in helpers:
+            thread.start()
+        try:
+            done[0] = work(0, stop)
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            for thread in helpers:
+                thread.join()
+        if errors:
+            raise errors[0]
+        return done
 
     def _line_below(self, move: int) -> tuple[int, ...]:
         """The principal variation after root move ``move``, from the tree that searched it most."""
@@ -602,11 +649,13 @@ class MCTSAgent:
 
     def _capacity(self, reused: int, deadline: float | None, start: float) -> int:
         """Pool size of one tree for ``reused`` kept nodes plus what its share of this search's budget may add."""
+        trees = len(self._trees)
         if self.simulations is not None:
-            budget = -(-self.simulations // self.threads)
+            budget = -(-self.simulations // trees)
         else:
-            budget = int(max(0.0, (deadline or start) - start) * _SIMULATIONS_PER_SECOND)
-        return int(min(self.max_nodes // self.threads, reused + _NODES_PER_SIMULATION * budget + 1024))
+            budget = int(max(0.0, (deadline or start) - start) * _SIMULATIONS_PER_SECOND * self.threads / trees)
+        per = _NODES_PER_EXPANDING_SIMULATION if self.ply else _NODES_PER_SIMULATION
+        return int(min(self.max_nodes // trees, reused + per * budget + 1024))
 
     def _prepare_tree(
         self, tree: Tree, p: np.uint64, o: np.uint64, player: int, start: float, deadline: float | None
@@ -622,18 +671,23 @@ class MCTSAgent:
         if tree.nodes[tree.root]["first"] < 0:
             expand(tree.nodes, tree.meta, tree.root, self.solver, self._guided, self.heuristic, self.heuristic_weights)
 
-    def _search_loop(self, i: int, budget: int, deadline: float | None, stop: threading.Event | None) -> int:
-        """Run batches of simulations on tree ``i`` in numba until ``budget`` of
-        them are done, the clock runs out, the root is proven or, in a timed
-        search, the choice is decided, or ``stop`` is set. A timed search sets
-        ``stop`` when it ends (out of time, proven or decided: the other trees
-        need not search on). Returns the simulations done."""
-        tree, root = self._trees[i].nodes, self._trees[i].root
+    def _search_loop(
+        self, tree: Tree, meta: np.ndarray, i: int, budget: int, deadline: float | None, stop: threading.Event | None
+    ) -> int:
+        """Thread ``i``'s batches of simulations on ``tree`` in numba, new nodes
+        from ``meta``'s pool, until ``budget`` of them are done, the clock runs
+        out, the root is proven or, in a timed search, the choice is decided, or
+        ``stop`` is set. With more threads than trees the tree is shared
+        (``simulate_shared``). A timed search sets ``stop`` when it ends (out of
+        time, proven or decided: the other threads need not search on).
+        Returns the simulations done."""
+        kernel = simulate_shared if self.threads > len(self._trees) else simulate
+        nodes, root = tree.nodes, tree.root
         rng, path = self._rngs[i], self._paths[i]
         policy = bb.CORNER_AWARE if self.informed else bb.UNIFORM
         done = 0
         rate = float(_SIMULATIONS_PER_SECOND)
-        while done < budget and tree[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
+        while done < budget and nodes[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
             seconds = _BATCH_SECONDS
             if deadline is not None:
                 left = deadline - time.perf_counter()
@@ -643,8 +697,8 @@ class MCTSAgent:
             batch = min(budget - done, max(16, int(rate * seconds)))
             t = time.perf_counter()
             ran = int(
-                simulate(
-                    tree, self._trees[i].meta, root, batch, self.c, rng, path, self.solver, policy,
+                kernel(
+                    nodes, meta, root, batch, self.c, rng, path, self.solver, policy,
                     self.bias, self.mix, self.ply, self.fpu, self.minimax, self.heuristic, self.heuristic_weights,
                 )
             )  # fmt: skip
@@ -658,7 +712,7 @@ class MCTSAgent:
 
     def _decided(self, remaining: float) -> bool:
         """True when the most visited root move (over all trees) can no longer be overtaken."""
-        if self.threads == 1:
+        if len(self._trees) == 1:
             visits = np.sort(self._tree.children()["visits"])
         else:
             kids, status = combine_roots([tree.children() for tree in self._trees])

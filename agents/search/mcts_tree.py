@@ -16,6 +16,14 @@ so a learned evaluation replaces the hand-written one without recompiling the
 search. ``Tree`` is the pool on the Python side: a new tree, a reused subtree,
 and what a search reads from the root; ``combine_roots`` merges the roots of
 independent trees (root-parallel search).
+
+Several threads may grow one tree at once (``simulate_shared``, with
+``descend_shared`` and ``backup_shared``): each takes new nodes from its own
+part of the array (``Tree.pools``), a node is expanded by the one thread that
+``claim``s it and its children are ``publish``ed by the write of ``first``,
+after them; visits and values change by atomic updates (``add_visits``,
+``add_value``: numba intrinsics over LLVM's atomic instructions), with a
+virtual loss on the path of every simulation under way.
 """
 
 from __future__ import annotations
@@ -24,7 +32,10 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from llvmlite import ir
 from numba import from_dtype, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from numba.types import boolean, float64, int64, uint64
 
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, playout, popcount
@@ -74,6 +85,96 @@ _NODES = from_dtype(NODE_DTYPE)[::1]
 _INDEX = types.int64[::1]
 _RNG = types.uint64[::1]
 
+UNEXPANDED, EXPANDING = -1, -2
+"""``first`` of a node without children yet, and of one whose children a thread
+of a shared-tree search is creating (it claimed the node, ``claim``)."""
+
+VIRTUAL_LOSS = 1.0
+"""What a shared-tree search counts against a node while a thread's simulation
+through it is under way: one visit lost, taken back at the backup."""
+
+
+# -- atomic updates of one node (shared-tree search) ---------------------------------
+
+_OFFSETS = {name: int(spec[1]) for name, spec in (NODE_DTYPE.fields or {}).items()}
+"""Byte offset of each field in a node."""
+
+
+def _field_pointer(context, builder, arrty, array, index, field: str, llty):  # type: ignore[no-untyped-def]
+    """LLVM pointer to ``field`` of node ``index`` of the node array ``array``."""
+    nodes = context.make_array(arrty)(context, builder, array)
+    node = cgutils.get_item_pointer(context, builder, arrty, nodes, [index], wraparound=False)
+    raw = builder.bitcast(node, ir.IntType(8).as_pointer())
+    at = builder.gep(raw, [ir.Constant(ir.IntType(64), _OFFSETS[field])])
+    return builder.bitcast(at, llty.as_pointer())
+
+
+@intrinsic
+def add_visits(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
+    """``tree[node].visits += delta`` as one atomic update (no update lost to another thread)."""
+    sig = types.void(tree, types.int64, types.int32)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "visits", ir.IntType(32))
+        builder.atomic_rmw("add", ptr, args[2], "monotonic")
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def add_value(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
+    """``tree[node].value += delta`` as one atomic update."""
+    sig = types.void(tree, types.int64, types.float64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "value", ir.DoubleType())
+        builder.atomic_rmw("fadd", ptr, args[2], "monotonic")
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def claim(typingctx, tree, node):  # type: ignore[no-untyped-def]
+    """Set ``tree[node].first`` from UNEXPANDED to EXPANDING in one atomic step:
+    True for the one thread that did, which then expands the node."""
+    sig = types.boolean(tree, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "first", ir.IntType(32))
+        old, new = ir.Constant(ir.IntType(32), UNEXPANDED), ir.Constant(ir.IntType(32), EXPANDING)
+        return builder.extract_value(builder.cmpxchg(ptr, old, new, "acq_rel", "monotonic"), 1)
+
+    return sig, codegen
+
+
+@intrinsic
+def published_first(typingctx, tree, node):  # type: ignore[no-untyped-def]
+    """``tree[node].first`` read before anything after it (acquire): with ``publish``,
+    a thread that reads ``first >= 0`` here reads the ``nchild`` and children written."""
+    sig = types.int32(tree, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "first", ir.IntType(32))
+        return builder.load_atomic(ptr, "acquire", 4)
+
+    return sig, codegen
+
+
+@intrinsic
+def publish(typingctx, tree, node, first):  # type: ignore[no-untyped-def]
+    """``tree[node].first = first`` stored after every write before it (release):
+    a thread that reads ``first >= 0`` finds the children and ``nchild`` written."""
+    sig = types.void(tree, types.int64, types.int32)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "first", ir.IntType(32))
+        builder.store_atomic(args[2], ptr, "release", 4)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
 
 # -- one iteration -------------------------------------------------------------------
 
@@ -103,7 +204,7 @@ def init_node(tree: np.ndarray, i: np.int64, p: np.uint64, o: np.uint64, move: n
     nd.o = o
     nd.value = 0.0
     nd.visits = 0
-    nd.first = -1
+    nd.first = UNEXPANDED
     nd.prior = prior
     nd.nchild = 0
     nd.move = move
@@ -132,18 +233,18 @@ def expand(
     n = meta[0]
     if m == U0:
         if legal_moves(o, p) == U0:
-            nd.first = n
             nd.nchild = 0
             if solver:
                 # The player who moved into this node sees the difference negated.
                 s = final_sign(p, o)
                 nd.status = LOSS if s > 0 else (WIN if s < 0 else DRAW)
+            publish(tree, node, np.int32(n))
             return True
         if n + 1 > meta[1]:
             return False
         init_node(tree, n, o, p, PASS, -value(o, p, weights) if heuristic else 1.0)
-        nd.first = n
         nd.nchild = 1
+        publish(tree, node, np.int32(n))
         meta[0] = n + 1
         return True
     k = np.int64(popcount(m))
@@ -159,8 +260,8 @@ def expand(
         h = -value(cp, co, weights) if heuristic else prior
         init_node(tree, i, cp, co, np.int64(sq), h)
         i += 1
-    nd.first = n
     nd.nchild = k
+    publish(tree, node, np.int32(n))  # last: another thread may be reading the node (shared tree)
     meta[0] = n + k
     return True
 
@@ -332,6 +433,41 @@ def prepare_leaf(
     return d
 
 
+@njit(cache=True)
+def leaf_result(
+    tree: np.ndarray,
+    leaf: np.int64,
+    rng: np.ndarray,
+    policy: np.int64,
+    mix: np.float64,
+    ply: np.int64,
+    heuristic: bool,
+    value: LeafValue,
+    weights: np.ndarray,
+) -> np.float64:
+    """The result of a simulation ending at ``leaf``, for the player who moved
+    into it: its proof, a finished game's, or ``(1 - mix) * playout + mix *
+    static`` (see ``simulate``)."""
+    nd = tree[leaf]
+    if nd.status != UNKNOWN:
+        return status_value(nd.status)
+    if nd.first >= 0 and nd.nchild == 0:
+        return -final_sign(nd.p, nd.o)
+    r = np.float64(0.0)
+    if mix < 1.0:
+        diff = playout(nd.p, nd.o, rng, policy)
+        r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
+    if mix > 0.0:
+        if ply > 0 and nd.first >= 0:
+            static = -best_prior(tree, leaf)[1]
+        elif heuristic:
+            static = np.float64(nd.prior)  # the value, for the player who moved into the leaf
+        else:
+            static = -value(nd.p, nd.o, weights)
+        r = (1.0 - mix) * r + mix * static
+    return r
+
+
 # -- the loop ------------------------------------------------------------------------
 
 
@@ -395,25 +531,143 @@ def simulate(
                 expand(tree, meta, leaf, solver, True, value, weights)
         else:
             d = prepare_leaf(tree, meta, path, d, solver, heuristic, value, weights)
-        nd = tree[path[d]]
-        if nd.status != UNKNOWN:
-            r = status_value(nd.status)
-        elif nd.first >= 0 and nd.nchild == 0:
-            r = -final_sign(nd.p, nd.o)
-        else:
-            r = np.float64(0.0)
-            if mix < 1.0:
-                diff = playout(nd.p, nd.o, rng, policy)
-                r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
-            if mix > 0.0:
-                if ply > 0 and nd.first >= 0:
-                    static = -best_prior(tree, path[d])[1]
-                elif heuristic:
-                    static = np.float64(nd.prior)  # the value, for the player who moved into the leaf
-                else:
-                    static = -value(nd.p, nd.o, weights)
-                r = (1.0 - mix) * r + mix * static
+        r = leaf_result(tree, path[d], rng, policy, mix, ply, heuristic, value, weights)
         backup(tree, path, d, r, solver)
+        if alpha > 0.0:
+            backup_minimax(tree, path, d)
+    return n
+
+
+# -- a tree shared by threads -------------------------------------------------------
+
+
+@njit(cache=True)
+def descend_shared(
+    tree: np.ndarray,
+    root: np.int64,
+    c: np.float64,
+    bias: np.float64,
+    fpu: bool,
+    alpha: np.float64,
+    path: np.ndarray,
+) -> np.int64:
+    """``descend`` in a tree other threads are searching: each node on the path
+    gets its visit at once and a virtual loss (``VIRTUAL_LOSS``) until the
+    backup, so the next thread's descent turns elsewhere."""
+    node = root
+    d = np.int64(0)
+    path[0] = root
+    add_visits(tree, root, np.int32(1))
+    while d < path.shape[0] - 2:
+        nd = tree[node]
+        if (nd.status != UNKNOWN and node != root) or published_first(tree, node) < 0 or nd.nchild == 0:
+            break
+        node = select(tree, node, c, False, bias, fpu, alpha)
+        d += 1
+        path[d] = node
+        add_visits(tree, node, np.int32(1))
+        add_value(tree, node, -VIRTUAL_LOSS)
+    return d
+
+
+@njit(cache=True)
+def backup_shared(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solver: bool) -> None:
+    """``backup`` after ``descend_shared``: the visits are counted already, the
+    virtual losses are taken back as the result goes in."""
+    for k in range(d, 0, -1):
+        add_value(tree, path[k], r + VIRTUAL_LOSS)
+        r = -r
+    add_value(tree, path[0], r)
+    if solver and tree[path[d]].status != UNKNOWN:
+        for k in range(d - 1, -1, -1):
+            nd = tree[path[k]]
+            if nd.status != UNKNOWN:
+                break
+            s = _child_status(tree, path[k])
+            if s == UNKNOWN:
+                break
+            nd.status = s
+
+
+@njit(
+    int64(
+        _NODES,
+        _INDEX,
+        int64,
+        int64,
+        float64,
+        _RNG,
+        _INDEX,
+        boolean,
+        int64,
+        float64,
+        float64,
+        int64,
+        boolean,
+        float64,
+        LEAF_VALUE_TYPE,
+        LEAF_WEIGHTS,
+    ),
+    cache=True,
+    nogil=True,
+)
+def simulate_shared(
+    tree: np.ndarray,
+    meta: np.ndarray,
+    root: np.int64,
+    n: np.int64,
+    c: np.float64,
+    rng: np.ndarray,
+    path: np.ndarray,
+    solver: bool,
+    policy: np.int64,
+    bias: np.float64,
+    mix: np.float64,
+    ply: np.int64,
+    fpu: bool,
+    alpha: np.float64,
+    value: LeafValue,
+    weights: np.ndarray,
+) -> np.int64:
+    """``simulate`` on a tree that other threads grow at the same time (tree
+    parallelisation): ``meta`` is this thread's own pool (next free node, end)
+    in the shared array, so allocation needs no lock; a leaf is expanded by the
+    one thread that claims it (``claim``), a thread that finds it claimed values
+    it by its static value; visits and values change by atomic updates, with a
+    virtual loss while a simulation is under way (``descend_shared``). With
+    ``ply=0`` a leaf is expanded once it was visited before, as ``simulate``
+    does. Proven statuses and minimax values are plain writes: two threads
+    write the same proof, and a minimax value lost to a race is written again by
+    the next backup through the node. Returns the iterations done."""
+    heuristic = bias > 0 or ply > 0 or alpha > 0
+    for s in range(n):
+        if tree[root].status != UNKNOWN:
+            return np.int64(s)
+        d = descend_shared(tree, root, c, bias, fpu, alpha, path)
+        leaf = path[d]
+        nd = tree[leaf]
+        # descend_shared counted this visit: "visited before" is 2 visits here.
+        ready = ply > 0 or nd.visits >= 2 or d == 0
+        if nd.status == UNKNOWN and nd.first == UNEXPANDED and ready and claim(tree, leaf):
+            if not expand(tree, meta, leaf, solver, heuristic, value, weights):
+                publish(tree, leaf, np.int32(UNEXPANDED))  # the pool is full: the leaf stays one
+            elif ply == 0 and nd.nchild > 0:
+                d += 1
+                path[d] = best_prior(tree, leaf)[0] if heuristic else nd.first
+                add_visits(tree, path[d], np.int32(1))
+                add_value(tree, path[d], -VIRTUAL_LOSS)
+        nd = tree[path[d]]
+        if (
+            ply == 0
+            and solver
+            and nd.first == UNEXPANDED
+            and legal_moves(nd.p, nd.o) == U0
+            and legal_moves(nd.o, nd.p) == U0
+            and claim(tree, path[d])
+        ):
+            expand(tree, meta, path[d], solver, heuristic, value, weights)  # a finished game: its proof
+        r = leaf_result(tree, path[d], rng, policy, mix, ply, heuristic, value, weights)
+        backup_shared(tree, path, d, r, solver)
         if alpha > 0.0:
             backup_minimax(tree, path, d)
     return n
@@ -524,6 +778,19 @@ class Tree:
         self.nodes, self.root = new, 0
         self.meta[0], self.meta[1] = n, len(new)
         return True
+
+    def pools(self, threads: int) -> list[np.ndarray]:
+        """The free nodes split into ``threads`` pools, one a thread of a
+        shared-tree search (``simulate_shared``): each a ``meta`` (next free
+        node, end) followed by its start."""
+        bounds = np.linspace(self.meta[0], self.meta[1], threads + 1).astype(np.int64)
+        return [np.array([bounds[i], bounds[i + 1], bounds[i]], dtype=np.int64) for i in range(threads)]
+
+    def gather(self, pools: Sequence[np.ndarray]) -> None:
+        """After a shared-tree search: count the nodes the ``pools`` took. The
+        array then has gaps (each pool's unused end), so it is marked full:
+        ``reroot`` (which compacts it) or ``start`` before it grows again."""
+        self.meta[0] = self.meta[1] = int(self.meta[0]) + sum(int(pool[0] - pool[2]) for pool in pools)
 
     def children(self, node: int | None = None) -> np.ndarray:
         """The children of ``node`` (default: the root) as a view of the array."""

@@ -1,7 +1,10 @@
-"""Root-parallel MCTS (``MCTSAgent(threads=N)``, ``mcts:threads=N``): legal
-moves and games, proofs, the merge of the trees' roots on hand-made numbers,
-reproducibility under a simulation budget, the GIL released by the numba loop,
-Ctrl-C, and bad settings. Speed is measured in benchmarks/bench_mcts.py."""
+"""MCTS on several threads (``MCTSAgent(threads=N)``, ``mcts:threads=N``), in
+one shared tree (the default) and root-parallel: legal moves and games, the
+forced wins one thread finds, the shared tree's statistics after threads raced
+on it (no node lost, visits adding up, virtual losses taken back), the merge of
+root-parallel trees on hand-made numbers, reproducibility under a simulation
+budget (root-parallel), the GIL released by the numba loops, Ctrl-C, and bad
+settings. Speed and strength are measured in benchmarks/bench_mcts.py."""
 
 from __future__ import annotations
 
@@ -13,13 +16,32 @@ import time
 import numpy as np
 import pytest
 from conftest import random_game
+from numba import njit
 from test_endgame import brute_force, endgame_positions
 
 from agents import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.ladder import RandomAgent
-from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, MCTSAgent, handwritten_value
-from agents.search.mcts_tree import DRAW, LOSS, MAX_DEPTH, NODE_DTYPE, UNKNOWN, WIN, Tree, combine_roots, simulate
+from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, TEXTBOOK_UCT, MCTSAgent, handwritten_value
+from agents.search.mcts_tree import (
+    DRAW,
+    EXPANDING,
+    LOSS,
+    MAX_DEPTH,
+    NODE_DTYPE,
+    UNEXPANDED,
+    UNKNOWN,
+    VIRTUAL_LOSS,
+    WIN,
+    Tree,
+    backup_shared,
+    claim,
+    combine_roots,
+    descend_shared,
+    expand,
+    simulate,
+    simulate_shared,
+)
 from reversi_env import GameState
 from reversi_env import bitboard as bb
 
@@ -81,10 +103,15 @@ def test_combine_roots_refuses_trees_of_different_positions() -> None:
         combine_roots([a, children([(19, 1, 0.0, UNKNOWN)])])
 
 
-def test_two_threads_search_legal_moves() -> None:
+PARALLEL = ["tree", "root"]
+
+
+@pytest.mark.parametrize("parallel", PARALLEL)
+def test_two_threads_search_legal_moves(parallel: str) -> None:
     for seed in range(3):
         state = random_game(seed, plies=10 + 10 * seed)[-1]
-        result = MCTSAgent(simulations=3001, seed=seed, threads=2, endgame_exact=0).search(state)
+        agent = MCTSAgent(simulations=3001, seed=seed, threads=2, endgame_exact=0, parallel=parallel)
+        result = agent.search(state)
         assert result.action in state.legal_actions()
         assert result.actions == tuple(state.legal_actions())
         assert result.simulations == 3001  # split 1501 + 1500 over the two trees
@@ -95,53 +122,76 @@ def test_two_threads_search_legal_moves() -> None:
             line = line.apply(a)  # a legal line
 
 
-def test_two_threads_play_full_games() -> None:
-    agent = MCTSAgent(simulations=600, seed=4, threads=2)
+@pytest.mark.parametrize("parallel", PARALLEL)
+def test_every_thread_does_its_share_of_a_long_budget(parallel: str) -> None:
+    # Several batches a thread: the thread that ends first must not stop the others before their share.
+    state = random_game(7, plies=16)[-1]
+    agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0, parallel=parallel)
+    assert agent.search(state).simulations == 60_000
+
+
+@pytest.mark.parametrize("parallel", PARALLEL)
+def test_two_threads_play_full_games(parallel: str) -> None:
+    agent = MCTSAgent(simulations=600, seed=4, threads=2, parallel=parallel)
     for game in range(2):
         black, white = (agent, RandomAgent(seed=game)) if game == 0 else (RandomAgent(seed=game), agent)
         result = play_game(black, white, time_limit=None)
         assert result.reason == "end", result.details
 
 
-def test_two_threads_with_a_seed_are_reproducible() -> None:
+def test_root_parallel_with_a_seed_is_reproducible() -> None:
     state = random_game(2, plies=12)[-1]
-    a = MCTSAgent(simulations=4000, seed=7, threads=2).search(state)
-    b = MCTSAgent(simulations=4000, seed=7, threads=2).search(state)
+    a = MCTSAgent(simulations=4000, seed=7, threads=2, parallel="root").search(state)
+    b = MCTSAgent(simulations=4000, seed=7, threads=2, parallel="root").search(state)
     assert (a.action, a.principal_variation) == (b.action, b.principal_variation)
     np.testing.assert_array_equal(a.visits, b.visits)
     np.testing.assert_array_equal(a.values, b.values)
     # The second tree draws from its own stream: not a copy of the first tree's search
     # (with playouts in the leaf values; the default search has no random part).
-    two = MCTSAgent(simulations=4000, seed=7, threads=2, mix=0.5).search(state)
+    two = MCTSAgent(simulations=4000, seed=7, threads=2, mix=0.5, parallel="root").search(state)
     one = MCTSAgent(simulations=2000, seed=7, mix=0.5).search(state)
     assert not np.array_equal(two.visits, 2 * one.visits)
 
 
+@pytest.mark.parametrize("parallel", PARALLEL)
 @pytest.mark.parametrize("empties", [5, 6])
-def test_two_threads_prove_the_forced_win(empties: int) -> None:
+def test_two_threads_prove_the_forced_wins_one_thread_proves(empties: int, parallel: str) -> None:
     states = [s for s in endgame_positions(empties, 8) if len(s.legal_actions()) > 1 and brute_force(s) > 0]
     assert states
     for state in states[:2]:
-        result = MCTSAgent(simulations=20_000, seed=1, threads=2, endgame_exact=0).search(state)
-        assert result.proven == "win", str(state)
+        one = MCTSAgent(simulations=20_000, seed=1, endgame_exact=0).search(state)
+        result = MCTSAgent(simulations=20_000, seed=1, threads=2, endgame_exact=0, parallel=parallel).search(state)
+        assert one.proven == result.proven == "win", str(state)
         assert brute_force(state.apply(result.action)) < 0, str(state)  # the move keeps the win
-        assert result.simulations < 20_000  # the trees stop once proven
+        assert result.simulations < 20_000  # the threads stop once proven
 
 
-def test_timed_search_with_two_threads() -> None:
+@pytest.mark.parametrize("parallel", PARALLEL)
+def test_timed_search_with_two_threads(parallel: str) -> None:
     state = random_game(6, plies=10)[-1]
     t = time.perf_counter()
-    result = MCTSAgent(time_limit=0.3, seed=0, threads=2, endgame_exact=0).search(state)
+    result = MCTSAgent(time_limit=0.3, seed=0, threads=2, endgame_exact=0, parallel=parallel).search(state)
     assert time.perf_counter() - t < 0.3 + 1.0  # generous: each tree looks at the clock between batches
     assert result.simulations > 0 and result.action in state.legal_actions()
     proven = next(s for s in endgame_positions(4, 6) if len(s.legal_actions()) > 1)
     t = time.perf_counter()
-    assert MCTSAgent(time_limit=20.0, seed=0, threads=2, endgame_exact=0).search(proven).proven is not None
-    assert time.perf_counter() - t < 10.0  # a proof in one tree stops them all, far inside the 20 s
+    agent = MCTSAgent(time_limit=20.0, seed=0, threads=2, endgame_exact=0, parallel=parallel)
+    assert agent.search(proven).proven is not None
+    assert time.perf_counter() - t < 10.0  # a proof stops every thread, far inside the 20 s
 
 
-def test_each_tree_is_reused_between_moves() -> None:
+def test_the_shared_tree_is_reused_between_moves() -> None:
     agent = MCTSAgent(simulations=3000, seed=5, threads=2)
+    s0 = GameState.initial()
+    r0 = agent.search(s0)
+    r1 = agent.search(s0.apply(r0.action))
+    assert r1.reused == r0.visits[r0.actions.index(r0.action)]
+    assert r1.visits.sum() == r1.reused - 1 + r1.simulations  # as one thread: its first visit expanded it
+    assert r1.nodes <= agent.max_nodes
+
+
+def test_each_root_parallel_tree_is_reused_between_moves() -> None:
+    agent = MCTSAgent(simulations=3000, seed=5, threads=2, parallel="root")
     s0 = GameState.initial()
     r0 = agent.search(s0)
     r1 = agent.search(s0.apply(r0.action))
@@ -178,8 +228,141 @@ def test_the_numba_loop_releases_the_gil() -> None:
     assert seen[1] - seen[0] > 1000, seen  # and this thread ran meanwhile
 
 
-def test_ctrl_c_stops_every_thread() -> None:
-    agent = MCTSAgent(simulations=50_000_000, seed=0, threads=2, max_nodes=200_000)
+def search_shared(tree: Tree, threads: int, simulations: int, ply: int = 1, mix: float = 1.0) -> None:
+    """``threads`` Python threads, each running ``simulations`` of ``simulate_shared`` on ``tree`` at once."""
+    pools = tree.pools(threads)
+
+    def work(i: int) -> None:
+        simulate_shared(
+            tree.nodes, pools[i], np.int64(tree.root), np.int64(simulations), 0.5, bb.make_rng(i),
+            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, mix, ply, True, 0.5, handwritten_value,
+            NO_WEIGHTS,
+        )  # fmt: skip
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    tree.gather(pools)
+
+
+def shared_root(plies: int, capacity: int) -> Tree:
+    """A tree of a seeded random game's position after ``plies``, its root expanded as MCTSAgent does."""
+    p, o = random_game(5, plies=plies)[-1].kernel_boards()
+    tree = Tree()
+    tree.start(p, o, capacity)
+    expand(tree.nodes, tree.meta, np.int64(0), True, True, handwritten_value, NO_WEIGHTS)
+    return tree
+
+
+def reachable(tree: Tree) -> list[int]:
+    """Every node reachable from the root."""
+    seen, todo = [], [tree.root]
+    while todo:
+        node = todo.pop()
+        seen.append(node)
+        first, k = int(tree.nodes[node]["first"]), int(tree.nodes[node]["nchild"])
+        if first >= 0:
+            todo.extend(range(first, first + k))
+    return seen
+
+
+@pytest.mark.parametrize(("ply", "mix"), [(1, 1.0), (0, 0.5)])
+def test_the_shared_tree_adds_up_after_threads_raced_on_it(ply: int, mix: float) -> None:
+    tree = shared_root(plies=8, capacity=2_000_000)
+    search_shared(tree, threads=2, simulations=30_000, ply=ply, mix=mix)
+    nodes = tree.nodes
+    found = reachable(tree)
+    assert len(found) == tree.size  # no node lost: every node taken from a pool hangs in the tree
+    assert len(set(found)) == len(found)  # and each exactly once
+    assert nodes[tree.root]["visits"] == 60_000  # no visit lost to a race (atomic updates)
+    for node in found:
+        nd = nodes[node]
+        assert nd["first"] != EXPANDING  # every claimed node was expanded
+        assert abs(float(nd["value"])) <= int(nd["visits"]) + 1e-6  # results in [-1, 1], virtual losses taken back
+        if nd["first"] < 0 or nd["nchild"] == 0:
+            continue
+        kids = nodes[int(nd["first"]) : int(nd["first"]) + int(nd["nchild"])]
+        ended_here = int(nd["visits"]) - int(kids["visits"].sum())
+        # No child above its parent; at ply 1 the simulation that expanded a node ended there (at ply 0 it
+        # stepped into a child, and the visit before it may have been another thread's passing through).
+        assert ended_here >= (1 if ply == 1 and node != tree.root else 0), node
+
+
+def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> None:
+    # Two descents before either backs up, as two threads interleave them.
+    tree = shared_root(plies=4, capacity=10_000)
+    root = tree.nodes[0]
+    first, k = int(root["first"]), int(root["nchild"])
+    a, b = np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64)
+    da = descend_shared(tree.nodes, np.int64(0), 0.5, 1.0, True, 0.5, a)
+    assert da == 1 and tree.nodes[a[1]]["visits"] == 1 and tree.nodes[a[1]]["value"] == -VIRTUAL_LOSS
+    db = descend_shared(tree.nodes, np.int64(0), 0.5, 1.0, True, 0.5, b)
+    assert db == 1 and b[1] != a[1]  # the first child now looks lost: the second descent takes another
+    assert root["visits"] == 2
+    backup_shared(tree.nodes, a, da, np.float64(0.5), True)
+    backup_shared(tree.nodes, b, db, np.float64(-0.25), True)
+    kids = tree.nodes[first : first + k]
+    assert kids["visits"].sum() == 2 and root["visits"] == 2
+    assert tree.nodes[a[1]]["value"] == 0.5 and tree.nodes[b[1]]["value"] == -0.25  # the results, nothing else
+    assert root["value"] == -0.25  # both results from the root's side
+
+
+@njit
+def claim_node(nodes: np.ndarray, node: np.int64) -> bool:
+    """``claim`` from Python (an intrinsic runs in numba code only)."""
+    return claim(nodes, node)
+
+
+def test_one_thread_claims_a_node() -> None:
+    tree = shared_root(plies=4, capacity=10_000)
+    child = np.int64(tree.nodes[0]["first"])
+    assert tree.nodes[child]["first"] == UNEXPANDED
+    assert claim_node(tree.nodes, child) and tree.nodes[child]["first"] == EXPANDING
+    assert not claim_node(tree.nodes, child)  # taken
+    assert expand(tree.nodes, tree.meta, child, True, True, handwritten_value, NO_WEIGHTS)
+    assert tree.nodes[child]["first"] >= 0 and not claim_node(tree.nodes, child)
+
+
+def test_a_full_shared_tree_searches_on() -> None:
+    state = random_game(3, plies=12)[-1]
+    agent = MCTSAgent(simulations=20_000, seed=0, threads=2, max_nodes=3000, endgame_exact=0)
+    result = agent.search(state)
+    assert result.simulations == 20_000 and result.action in state.legal_actions()
+    assert result.nodes <= 3000
+    assert not (agent._tree.nodes[: agent._tree.size]["first"] == EXPANDING).any()  # claims given back
+
+
+@pytest.mark.parametrize("knobs", [{"ply": 0}, dict(TEXTBOOK_UCT)], ids=["ply0", "textbook"])
+def test_a_shared_tree_of_other_settings(knobs: dict[str, float]) -> None:
+    state = random_game(4, plies=20)[-1]
+    result = MCTSAgent(simulations=5000, seed=0, threads=2, endgame_exact=0, **knobs).search(state)  # type: ignore[arg-type]
+    assert result.action in state.legal_actions() and result.visits.sum() == 5000
+
+
+def test_the_shared_kernel_releases_the_gil() -> None:
+    tree = shared_root(plies=6, capacity=2_000_000)
+    counter = [0]
+    seen: list[int] = []
+
+    def search() -> None:
+        seen.append(counter[0])
+        search_shared(tree, threads=2, simulations=60_000)
+        seen.append(counter[0])
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    while worker.is_alive():
+        counter[0] += 1
+    worker.join()
+    assert tree.nodes[0]["visits"] == 120_000  # it did search
+    assert seen[1] - seen[0] > 1000, seen  # and this thread ran meanwhile
+
+
+@pytest.mark.parametrize("parallel", PARALLEL)
+def test_ctrl_c_stops_every_thread(parallel: str) -> None:
+    agent = MCTSAgent(simulations=50_000_000, seed=0, threads=2, max_nodes=200_000, parallel=parallel)
     state = random_game(3, plies=8)[-1]
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     t = time.perf_counter()
@@ -188,7 +371,7 @@ def test_ctrl_c_stops_every_thread() -> None:
         agent.search(state)
     assert time.perf_counter() - t < 0.5 + 2.0
     timer.join()
-    assert not [th for th in threading.enumerate() if th.name.startswith("mcts-tree-")]  # the helpers ended
+    assert not [th for th in threading.enumerate() if th.name.startswith("mcts-search-")]  # the helpers ended
     agent.simulations = 200  # the agent survives the interrupt and searches again
     assert agent.search(state).action in state.legal_actions()
 
@@ -209,6 +392,8 @@ class ZeroEvaluator:
 def test_threads_and_other_settings() -> None:
     with pytest.raises(ValueError, match="per thread"):
         MCTSAgent(simulations=10, threads=4, max_nodes=200)
+    with pytest.raises(ValueError, match="parallel must be one of tree, root"):
+        MCTSAgent(simulations=10, threads=2, parallel="leaf")
     with pytest.raises(ValueError, match="evaluator runs in Python"):
         MCTSAgent(simulations=10, threads=2, evaluator=ZeroEvaluator())
 
@@ -220,6 +405,9 @@ def test_the_threads_option_of_the_spec() -> None:
     assert isinstance(timed, MCTSAgent) and timed.threads == 2 and timed.time_limit == 0.5
     default = make_agent("mcts:sims=50")
     assert isinstance(default, MCTSAgent) and default.threads == 1
+    assert default.parallel == "tree"
+    root = make_agent("mcts:sims=50,threads=2,parallel=root")
+    assert isinstance(root, MCTSAgent) and root.parallel == "root" and len(root._trees) == 2
 
 
 @pytest.mark.parametrize(
@@ -230,6 +418,8 @@ def test_the_threads_option_of_the_spec() -> None:
         ("mcts:threads=1000", "threads must be at most 64"),
         ("mcts:threads=x", "threads must be an integer"),
         ("mcts:threads=1.5", "threads must be an integer"),
+        ("mcts:threads=2,parallel=leaf", "parallel must be one of tree, root"),
+        ("mcts:threads=2,parallel=", "parallel needs a value"),
     ],
 )
 def test_bad_threads_in_a_spec(spec: str, needle: str) -> None:
