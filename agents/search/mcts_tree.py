@@ -353,6 +353,22 @@ def descend(
 
 
 @njit(cache=True)
+def backup_proof(tree: np.ndarray, path: np.ndarray, d: np.int64) -> None:
+    """Once the leaf ``path[d]`` is proven, prove its ancestors whose children
+    now decide them, up to the first that stays open."""
+    if tree[path[d]].status == UNKNOWN:
+        return
+    for k in range(d - 1, -1, -1):
+        nd = tree[path[k]]
+        if nd.status != UNKNOWN:
+            break
+        s = _child_status(tree, path[k])
+        if s == UNKNOWN:
+            break
+        nd.status = s
+
+
+@njit(cache=True)
 def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solver: bool) -> None:
     """Add result ``r`` (for the player who moved into the leaf ``path[d]``)
     up the path, negating at each ply, and back up proofs."""
@@ -361,15 +377,8 @@ def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solve
         nd.visits += 1
         nd.value += r
         r = -r
-    if solver and tree[path[d]].status != UNKNOWN:
-        for k in range(d - 1, -1, -1):
-            nd = tree[path[k]]
-            if nd.status != UNKNOWN:
-                break
-            s = _child_status(tree, path[k])
-            if s == UNKNOWN:
-                break
-            nd.status = s
+    if solver:
+        backup_proof(tree, path, d)
 
 
 @njit(cache=True)
@@ -471,25 +480,15 @@ def leaf_result(
 # -- the loop ------------------------------------------------------------------------
 
 
+_SIMULATE_SIGNATURE = int64(
+    _NODES, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, int64, boolean, float64,
+    LEAF_VALUE_TYPE, LEAF_WEIGHTS,
+)  # fmt: skip
+"""``simulate``'s and ``simulate_shared``'s explicit signature (see their arguments)."""
+
+
 @njit(
-    int64(
-        _NODES,
-        _INDEX,
-        int64,
-        int64,
-        float64,
-        _RNG,
-        _INDEX,
-        boolean,
-        int64,
-        float64,
-        float64,
-        int64,
-        boolean,
-        float64,
-        LEAF_VALUE_TYPE,
-        LEAF_WEIGHTS,
-    ),
+    _SIMULATE_SIGNATURE,
     cache=True,
     nogil=True,  # searches release the GIL, so a GUI thread keeps running
 )
@@ -578,36 +577,12 @@ def backup_shared(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64
         add_value(tree, path[k], r + VIRTUAL_LOSS)
         r = -r
     add_value(tree, path[0], r)
-    if solver and tree[path[d]].status != UNKNOWN:
-        for k in range(d - 1, -1, -1):
-            nd = tree[path[k]]
-            if nd.status != UNKNOWN:
-                break
-            s = _child_status(tree, path[k])
-            if s == UNKNOWN:
-                break
-            nd.status = s
+    if solver:
+        backup_proof(tree, path, d)
 
 
 @njit(
-    int64(
-        _NODES,
-        _INDEX,
-        int64,
-        int64,
-        float64,
-        _RNG,
-        _INDEX,
-        boolean,
-        int64,
-        float64,
-        float64,
-        int64,
-        boolean,
-        float64,
-        LEAF_VALUE_TYPE,
-        LEAF_WEIGHTS,
-    ),
+    _SIMULATE_SIGNATURE,
     cache=True,
     nogil=True,
 )
