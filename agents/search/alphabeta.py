@@ -213,9 +213,12 @@ def pvs(
     if not exact and depth == 1:
         return _last_ply(p, o, m, beta, stats, buf, evaluate, weights)
 
-    stored_depth = EXACT_DEPTH if exact else depth
+    # Any exact entry answers an exact probe; an exact entry records its empties above EXACT_DEPTH,
+    # so the table's replace-by-depth slot keeps the larger trees.
+    needed_depth = EXACT_DEPTH if exact else depth
+    stored_depth = EXACT_DEPTH + n_empty if exact else depth
     found, lo, hi, d, tt_move = probe(table, p, o)
-    if found and d >= stored_depth:
+    if found and d >= needed_depth:
         if lo >= beta:
             return lo
         if hi <= alpha:
@@ -311,9 +314,6 @@ def pvs(
                 alpha = v
                 if alpha >= beta:
                     break
-    # An exact entry records its empties above EXACT_DEPTH: the table's replace-by-depth slot keeps the larger trees.
-    if exact:
-        stored_depth = EXACT_DEPTH + n_empty
     if best <= alpha0:
         store(table, p, o, -INF, best, stored_depth, best_move)
     elif best >= beta:
