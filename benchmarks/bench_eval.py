@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -51,22 +52,29 @@ def opponent(spec: str, seed: int) -> Agent:
     return PositionalAgent(seed=seed) if spec == "positional" else AlphaBetaAgent(2, seed=seed)
 
 
-def score_against(weights: np.ndarray, spec: str, games: int, seed: int = 0, plies: int = 2) -> float:
-    """The pattern player's score (wins + draws / 2) in ``games`` (even) games
-    against ``spec``: ``games / 2`` distinct ``plies``-ply openings, each twice with
-    the colours swapped."""
+def match_score(
+    make_me: Callable[[int], Agent], make_other: Callable[[int], Agent], games: int, seed: int, plies: int
+) -> float:
+    """The score (wins + draws / 2) of ``make_me(seed + g)`` against ``make_other(seed + g)``
+    in ``games`` (even) games ``g``: ``games / 2`` distinct ``plies``-ply openings, each
+    twice with the colours swapped."""
     openings = random_openings(games // 2, plies, seed)
     total = 0.0
     for g in range(games):
-        opening = openings[g // 2]
-        me = patterns.PatternAgent(weights, seed=seed + g)
-        other = opponent(spec, seed + g)
+        me, other = make_me(seed + g), make_other(seed + g)
         mine_black = g % 2 == 0
         black, white = (me, other) if mine_black else (other, me)
-        result = play_game(black, white, time_limit=None, start=opening.state())
+        result = play_game(black, white, time_limit=None, start=openings[g // 2].state())
         mine = "black" if mine_black else "white"
         total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
     return total
+
+
+def score_against(weights: np.ndarray, spec: str, games: int, seed: int = 0, plies: int = 2) -> float:
+    """The pattern player's score in ``games`` (even) games against ``spec`` (``match_score``)."""
+    return match_score(
+        lambda s: patterns.PatternAgent(weights, seed=s), lambda s: opponent(spec, s), games, seed, plies
+    )
 
 
 @njit(cache=True)

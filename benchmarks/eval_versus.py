@@ -15,11 +15,10 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from bench_eval import match_score
 from strength import wilson
 
-from agents.arena.tournament import random_openings
 from agents.base import Agent
-from agents.play.match import play_game
 from agents.search.evaluation import Evaluation
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import expand_weights, read_weights, search_evaluate
@@ -33,16 +32,9 @@ def timed_search(weights: np.ndarray, seconds: float, seed: int) -> Agent:
 
 def head_to_head(new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int) -> float:
     """The score of the timed search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
-    openings = random_openings(games // 2, plies, seed)
-    total = 0.0
-    for g in range(games):
-        me, other = timed_search(new, seconds, seed + g), timed_search(old, seconds, seed + g)
-        mine_black = g % 2 == 0
-        black, white = (me, other) if mine_black else (other, me)
-        result = play_game(black, white, time_limit=None, start=openings[g // 2].state())
-        mine = "black" if mine_black else "white"
-        total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
-    return total
+    return match_score(
+        lambda s: timed_search(new, seconds, s), lambda s: timed_search(old, seconds, s), games, seed, plies
+    )
 
 
 def main() -> None:
