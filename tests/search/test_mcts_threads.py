@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -202,30 +203,41 @@ def test_each_root_parallel_tree_is_reused_between_moves() -> None:
     assert agent.search(s0.apply(r0.action)).reused == 0
 
 
+def count_while(search: Callable[[], None]) -> int:
+    """How far this Python thread counts while ``search`` runs in another thread:
+    far only if the search releases the GIL."""
+    counter = [0]
+    seen: list[int] = []
+
+    def run() -> None:
+        seen.append(counter[0])
+        search()
+        seen.append(counter[0])
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    while worker.is_alive():
+        counter[0] += 1
+    worker.join()
+    return seen[1] - seen[0]
+
+
 def test_the_numba_loop_releases_the_gil() -> None:
     # While one simulate call runs in a thread, this Python thread must keep counting.
     state = random_game(1, plies=6)[-1]
     p, o = state.kernel_boards()
     tree = Tree()
     tree.start(p, o, 1_000_000)
-    counter = [0]
-    seen: list[int] = []
 
     def search() -> None:
-        seen.append(counter[0])
         simulate(
             tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1), np.zeros(MAX_DEPTH, np.int64),
             True, bb.CORNER_AWARE, 1.0, 0.8, 0, False, 0.0, handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
-        seen.append(counter[0])
 
-    worker = threading.Thread(target=search)
-    worker.start()
-    while worker.is_alive():
-        counter[0] += 1
-    worker.join()
+    counted = count_while(search)
     assert tree.size > 1000  # it did search
-    assert seen[1] - seen[0] > 1000, seen  # and this thread ran meanwhile
+    assert counted > 1000  # and this thread ran meanwhile
 
 
 def search_shared(tree: Tree, threads: int, simulations: int, ply: int = 1, mix: float = 1.0) -> None:
@@ -343,21 +355,9 @@ def test_a_shared_tree_of_other_settings(knobs: dict[str, float]) -> None:
 
 def test_the_shared_kernel_releases_the_gil() -> None:
     tree = shared_root(plies=6, capacity=2_000_000)
-    counter = [0]
-    seen: list[int] = []
-
-    def search() -> None:
-        seen.append(counter[0])
-        search_shared(tree, threads=2, simulations=60_000)
-        seen.append(counter[0])
-
-    worker = threading.Thread(target=search)
-    worker.start()
-    while worker.is_alive():
-        counter[0] += 1
-    worker.join()
+    counted = count_while(lambda: search_shared(tree, threads=2, simulations=60_000))
     assert tree.nodes[0]["visits"] == 120_000  # it did search
-    assert seen[1] - seen[0] > 1000, seen  # and this thread ran meanwhile
+    assert counted > 1000  # and this thread ran meanwhile
 
 
 @pytest.mark.parametrize("parallel", PARALLEL)
