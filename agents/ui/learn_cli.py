@@ -37,6 +37,14 @@ def _share(text: str) -> float:
     return value
 
 
+_RECORDED_OPTIONS = (
+    "games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth",
+    "solve_empties", "record", "ridge", "iterations", "blend",
+)  # fmt: skip
+"""The options written into the weights file's command, in this order (not --workers,
+--backend, --checkpoints: they do not change the weights)."""
+
+
 def register(subparsers: Any) -> None:
     """Add the ``train-eval`` subcommand to an argparse subparsers object."""
     p = subparsers.add_parser(
@@ -107,10 +115,8 @@ def run_train_eval(args: argparse.Namespace) -> int:
             solve_empties=args.solve_empties,
         ),
     )
-    options = ["games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth"]
-    options += ["solve_empties", "record", "ridge"]
     words = ["reversi", "train-eval"]
-    for name in [*options, "iterations", "blend"]:
+    for name in _RECORDED_OPTIONS:
         words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     command = shlex.join(words)
     out = Path(args.out)
