@@ -7,29 +7,95 @@ GRhino is Debian's ``grhino`` package (``apt-get install grhino``); it plays at
 ``agents.play.match.play_game``, so our engine meets GRhino exactly as in
 ``reversi play`` and ``reversi arena``.
 
+With ``--zebra PATH`` (Zebra built from its sources, GPL, never part of this
+repository: github lk16/zebra, ``make zebra`` with ``-O2 -fno-strict-aliasing
+-fwrapv -fno-aggressive-loop-optimizations``, ``coeffs2.bin`` beside the binary)
+it also meets Zebra, a world-class engine, at ``--zebra-levels MID EXACT WLD``
+(midgame depth, exact and win/loss/draw solve from that many empties; no book,
+no randomness). Zebra is called once a move with the game's moves so far
+(``zebra -evalone -seq``); the table's last column, the opponent's seconds a
+move, shows how far the levels are from equal time.
+
     python benchmarks/bench_engine.py --engine alphabeta:time=1 --engine mcts:time=1 --levels 5 --games 20
     python benchmarks/bench_engine.py --engine mcts:time=0.2 --levels 1 2 3 4 5 --ladder --games 10
+    python benchmarks/bench_engine.py --engine alphabeta:time=1 --levels --zebra /tmp/zebra/zebra --games 10
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.arena.tournament import random_openings
+from agents.base import Agent
+from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
 from agents.play.specs import make_agent
+from reversi_env.notation import PASS, action_name, parse_action
+from reversi_env.observation import Observation
 
 GRHINO = "/usr/games/gtp-rhino"
 LADDER = ("positional", "alphabeta:2", "alphabeta:4")
 # The issue's bar: >= 90 % against GRhino's strongest level at 1 s a move.
 TARGETS = {f"gtp:{GRHINO} -l 5 -b 0 -r 0": 0.90}
+
+
+class Zebra:
+    """Zebra as an Agent: one ``zebra -evalone -seq MOVES`` process a move, at
+    fixed levels (``-l MID EXACT WLD``, no book, no randomness)."""
+
+    def __init__(self, path: Path, levels: tuple[int, int, int]) -> None:
+        self.path = path
+        self.levels = levels
+        self.name = "zebra -l {} {} {}".format(*levels)
+        self._tracker = MoveTracker(self.name)
+
+    def reset(self) -> None:
+        """A new game."""
+        self._tracker.reset()
+
+    def act(self, observation: Observation) -> int:
+        """Zebra's move in the position shown (a forced move or pass without asking it)."""
+        state, _, _ = self._tracker.sync(observation)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            moves = "".join(action_name(a).lower() for a in self._tracker.moves if a != PASS)
+            level = [str(x) for x in self.levels]
+            args = [str(self.path), "-quiet", "-l", *level, *level, "-r", "0", "-b", "0", "-evalone"]
+            proc = subprocess.run(
+                [*args, *(["-seq", moves] if moves else [])],
+                cwd=self.path.parent,
+                capture_output=True,
+                text=True,
+                timeout=3600,
+            )
+            found = re.search(r"^PV:\s*([a-h][1-8])", proc.stdout, re.MULTILINE)
+            if proc.returncode != 0 or found is None:
+                raise EngineError(f"{self.name}: no move after {moves!r}: {proc.stdout[-300:]!r}")
+            action = parse_action(found.group(1))
+            if action not in legal:
+                raise EngineError(f"{self.name}: illegal move {found.group(1)} after {moves!r}")
+        self._tracker.play(state, action)
+        return action
+
+
+def make_opponent(spec: str, colour: int, seed: int, zebra: Zebra | None) -> Agent:
+    """The opponent ``spec`` names: Zebra (its name), or a player spec."""
+    if zebra is not None and spec == zebra.name:
+        zebra.reset()
+        return zebra
+    return make_agent(spec, colour, seed=seed)
 
 
 @dataclass
@@ -42,6 +108,8 @@ class Tally:
     discs: int = 0
     seconds: float = 0.0
     moves: int = 0
+    opponent_seconds: float = 0.0
+    opponent_moves: int = 0
 
     @property
     def games(self) -> int:
@@ -52,7 +120,7 @@ class Tally:
         return self.wins + self.draws / 2
 
 
-def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: float) -> Tally:
+def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: float, zebra: Zebra | None) -> Tally:
     """``games`` games of ``engine`` against ``opponent`` from 2-ply openings, colours swapped."""
     tally = Tally()
     openings = random_openings(games // 2, 2, seed=seed)
@@ -60,7 +128,7 @@ def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: 
     for i, opening in enumerate(openings):
         for engine_colour in (0, 1):
             ours = make_agent(engine, engine_colour, seed=seed + i)
-            theirs = make_agent(opponent, 1 - engine_colour, seed=seed + i)
+            theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
             try:
                 result = play_game(players[0], players[1], time_limit=time_limit, start=opening.state())
@@ -80,6 +148,9 @@ def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: 
             mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
             tally.seconds += sum(mine)
             tally.moves += len(mine)
+            others = [t for k, t in enumerate(result.times) if k % 2 != engine_colour]
+            tally.opponent_seconds += sum(others)
+            tally.opponent_moves += len(others)
             bar.update()
     bar.close()
     return tally
@@ -94,6 +165,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--time-limit", type=float, default=60.0, help="a move slower than this loses")
+    parser.add_argument("--zebra", type=Path, metavar="PATH", help="also play Zebra (a built zebra binary)")
+    parser.add_argument(
+        "--zebra-levels",
+        type=int,
+        nargs=3,
+        default=(10, 18, 20),
+        metavar=("MID", "EXACT", "WLD"),
+        help="Zebra's midgame depth and exact / win-loss-draw solve empties (default 10 18 20)",
+    )
     args = parser.parse_args()
     engines = args.engine or ["alphabeta:time=1", "mcts:time=1"]
     if args.games < 2 or args.games % 2:
@@ -105,24 +185,30 @@ def main() -> None:
         opponents += [f"gtp:{GRHINO} -l {level} -b 0 -r 0" for level in args.levels]
     if args.ladder:
         opponents += list(LADDER)
+    zebra = None
+    if args.zebra is not None:
+        if not args.zebra.is_file() or not (args.zebra.parent / "coeffs2.bin").is_file():
+            parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
+        zebra = Zebra(args.zebra.resolve(), tuple(args.zebra_levels))
+        opponents.append(zebra.name)
     print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}")
     header = (
         f"{'engine':<22} {'opponent':<34} {'W-D-L':>9} {'score':>7} {'95% CI':>15} {'target':>7} "
-        f"{'discs':>6} {'s/move':>7}"
+        f"{'discs':>6} {'s/move':>7} {'opp s/move':>10}"
     )
     print(header)
     print("-" * len(header))
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit)
+            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra)
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
             print(
                 f"{engine:<22} {shown:<34} {f'{t.wins}-{t.draws}-{t.losses}':>9} {t.points / t.games:>6.1%} "
                 f"{f'{lo:.0%}-{hi:.0%}':>15} {f'{target:.0%}' if target else '':>7} {t.discs / t.games:>+6.1f} "
-                f"{t.seconds / max(t.moves, 1):>7.2f}",
+                f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f}",
                 flush=True,
             )
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)

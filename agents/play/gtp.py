@@ -15,12 +15,12 @@ between positions and GTP moves, and ``GTPEngine`` is the Agent that plays
 through a connection.
 
 An agent sees only the position, not the moves that led to it, so
-``GTPEngine`` works the moves out: from the position after its own last move
-it finds the opponent's reply (and any forced passes) that gives the position
-it is shown, and plays them into the engine. At the start of a game, or from
-an opening position, it reconstructs a move sequence from the initial
-position (fast for openings of a dozen plies or so) and replays it after
-``clear_board``.
+``MoveTracker`` works the moves out: from the position after its own last
+move it finds the opponent's reply (and any forced passes) that gives the
+position it is shown, and ``GTPEngine`` plays them into the engine. At the
+start of a game, or from an opening position, it reconstructs a move sequence
+from the initial position (fast for openings of a dozen plies or so), which
+``GTPEngine`` replays after ``clear_board``.
 
 Failures are the engine's: a malformed, illegal or late reply, or an engine
 that keeps dying, raises ``EngineError`` from ``act``, which the match runner
@@ -52,6 +52,7 @@ __all__ = [
     "EngineError",
     "GTPConnection",
     "GTPEngine",
+    "MoveTracker",
     "find_moves",
     "parse_genmove",
     "play_command",
@@ -136,6 +137,59 @@ def parse_genmove(reply: str, state: GameState, name: str) -> Action:
 # -- the agent -----------------------------------------------------------------
 
 
+class MoveTracker:
+    """The moves of the game an agent plays, worked out from the positions it is shown.
+
+    An agent sees only the position; an engine that needs the game's moves (a
+    GTP engine, a program that takes a move sequence) asks ``sync`` at each of
+    its turns and reports its own move with ``play``. ``name`` is the agent's,
+    for the error when no move sequence reaches the position shown.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.colour: Player | None = None
+        self.moves: list[Action] = []
+        """The game's moves so far, passes included."""
+        self.state: GameState | None = None
+
+    def reset(self) -> None:
+        """A new game."""
+        self.colour, self.moves, self.state = None, [], None
+
+    def lose_track(self) -> None:
+        """Forget where the game is (after a failed move): the next ``sync`` rebuilds the moves."""
+        self.state = None
+
+    def play(self, state: GameState, action: Action) -> None:
+        """Record the agent's own ``action`` in ``state`` (the position ``sync`` returned)."""
+        self.moves.append(action)
+        self.state = state.apply(action)
+
+    def sync(self, observation: Observation) -> tuple[GameState, Player, bool]:
+        """The position shown, the agent's colour, and whether the moves were
+        rebuilt from the initial position (True) or only extended (False)."""
+        shown = state_from_observation(observation)  # black to move: black holds the mover's discs
+        mine, theirs = shown.black, shown.white
+        if self.state is not None and self.colour is not None:
+            more = find_moves(self.state, self.colour, mine, theirs)
+            if more is not None:
+                self.moves.extend(more)
+                return replay(more, self.state), self.colour, False
+        placed = bin(mine | theirs).count("1") - 4
+        guesses = (BLACK, WHITE) if placed % 2 == 0 else (WHITE, BLACK)
+        for colour in guesses:
+            moves = find_moves(GameState.initial(), colour, mine, theirs)
+            if moves is not None:
+                self.colour, self.moves = colour, moves
+                self.state = replay(moves)
+                return self.state, colour, True
+        raise EngineError(
+            f"engine {self.name!r} cannot join the game: no move sequence from the initial position "
+            "reaches the position shown (GTP engines need the game's moves)"
+        )
+
+
 class GTPEngine:
     """An external engine as an Agent: ``GTPEngine("/usr/games/gtp-rhino")``.
 
@@ -171,9 +225,7 @@ class GTPEngine:
         """Restarts after a crash so far (all games)."""
         self._connection: GTPConnection | None = None
         self._deadline: float | None = None
-        self._colour: Player | None = None
-        self._moves: list[Action] = []
-        self._state: GameState | None = None
+        self._tracker = MoveTracker(self.name)
         self._synced = 0
         self._game_restarts = 0
         self._closed = False
@@ -242,7 +294,7 @@ class GTPEngine:
     def reset(self) -> None:
         """A new game: forget the moves (the engine is cleared at its first
         move) and restart an engine that died or hung in the last game."""
-        self._colour, self._moves, self._state = None, [], None
+        self._tracker.reset()
         self._game_restarts = 0
         self._synced = -1
         if not self.alive:
@@ -254,32 +306,19 @@ class GTPEngine:
 
     def _sync(self, observation: Observation) -> tuple[GameState, Player]:
         """Work out the game so far from the observation; return (state, colour)."""
-        shown = state_from_observation(observation)  # black to move: black holds the mover's discs
-        mine, theirs = shown.black, shown.white
-        if self._state is not None and self._colour is not None:
-            more = find_moves(self._state, self._colour, mine, theirs)
-            if more is not None:
-                self._moves.extend(more)
-                return replay(more, self._state), self._colour
-        placed = bin(mine | theirs).count("1") - 4
-        guesses = (BLACK, WHITE) if placed % 2 == 0 else (WHITE, BLACK)
-        for colour in guesses:
-            moves = find_moves(GameState.initial(), colour, mine, theirs)
-            if moves is not None:
-                self._colour, self._moves, self._synced = colour, moves, -1
-                return replay(moves), colour
-        raise EngineError(
-            f"engine {self.name!r} cannot join the game: no move sequence from the initial position "
-            "reaches the position shown (GTP engines need the game's moves)"
-        )
+        state, colour, rebuilt = self._tracker.sync(observation)
+        if rebuilt:
+            self._synced = -1
+        return state, colour
 
     def _push(self) -> None:
-        """Bring the engine's board up to ``self._moves``."""
+        """Bring the engine's board up to the tracked moves."""
         if self._synced < 0:
             self._command("clear_board")
             self._synced = 0
-        state = replay(self._moves[: self._synced])
-        for a in self._moves[self._synced :]:
+        moves = self._tracker.moves
+        state = replay(moves[: self._synced])
+        for a in moves[self._synced :]:
             try:
                 self._command(play_command(state.player, a))
             except EngineDiedError:
@@ -320,7 +359,8 @@ class GTPEngine:
         try:
             return self.act(observation)
         except MoveTimeout:
-            self._state, self._synced = None, -1
+            self._tracker.lose_track()
+            self._synced = -1
             raise
         finally:
             self._deadline = None
@@ -330,15 +370,14 @@ class GTPEngine:
         state, colour = self._sync(observation)
         if state.legal_actions() == [PASS]:
             # A forced pass needs no engine; it is told with the next moves.
-            self._moves.append(PASS)
-            self._state = state.apply(PASS)
+            self._tracker.play(state, PASS)
             return PASS
         try:
             action = parse_genmove(self._genmove(colour), state, self.name)
         except EngineError:
-            self._state, self._synced = None, -1
+            self._tracker.lose_track()
+            self._synced = -1
             raise
-        self._moves.append(action)
+        self._tracker.play(state, action)
         self._synced += 1
-        self._state = state.apply(action)
         return action

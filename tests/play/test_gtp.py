@@ -12,13 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from agents.play.gtp import EngineError, GTPEngine, find_moves
+from agents.play.gtp import EngineError, GTPEngine, MoveTracker, find_moves
 from agents.play.isolation import build_player
 from agents.play.match import play_game
 from agents.play.specs import SpecError
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
+from reversi_env.notation import PASS
 from reversi_env.observation import observe
+from reversi_env.state import WHITE
+from tests.conftest import random_game
 
 RHINO = "/usr/games/gtp-rhino"
 
@@ -288,6 +291,29 @@ def test_engine_joins_from_an_opening_position() -> None:
     for a in moves:
         replayed = replayed.apply(a)
     assert replayed == start
+
+
+def test_move_tracker_follows_whole_games_from_what_one_side_sees() -> None:
+    white_passes = 0
+    for seed in range(30):
+        states = random_game(seed)
+        tracker = MoveTracker("white")
+        played = []  # the game's moves, passes included, as the tracker should know them
+        for i, state in enumerate(states[:-1]):
+            action = next(a for a in state.legal_actions() if state.apply(a) == states[i + 1])
+            if state.player == WHITE:
+                seen, colour, rebuilt = tracker.sync(observe(state, WHITE))
+                assert (seen, colour) == (state, WHITE)
+                assert rebuilt == (i == 1)  # rebuilt from the initial position at its first turn only
+                assert tracker.moves == played
+                tracker.play(state, action)
+                white_passes += action == PASS
+            played.append(action)
+        tracker.lose_track()  # rebuilds from the initial position (a search: an early position)
+        early = next(i for i, s in enumerate(states) if i > 1 and s.player == WHITE)
+        seen, _, rebuilt = tracker.sync(observe(states[early], WHITE))
+        assert rebuilt and seen == states[early]
+    assert white_passes > 0  # the games cover the tracked side's forced passes
 
 
 def test_bad_input() -> None:
