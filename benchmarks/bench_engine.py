@@ -14,7 +14,8 @@ it also meets Zebra, a world-class engine, at ``--zebra-levels MID EXACT WLD``
 (midgame depth, exact and win/loss/draw solve from that many empties; no book,
 no randomness). Zebra is called once a move with the game's moves so far
 (``zebra -evalone -seq``); the table's last column, the opponent's seconds a
-move, shows how far the levels are from equal time.
+move, shows how far the levels are from equal time (Zebra's include starting
+its process and loading its coefficients, about 0.1 s a move).
 
     python benchmarks/bench_engine.py --engine alphabeta:time=1 --engine mcts:time=1 --levels 5 --games 20
     python benchmarks/bench_engine.py --engine mcts:time=0.2 --levels 1 2 3 4 5 --ladder --games 10
