@@ -1,12 +1,15 @@
 """The learned pattern evaluation alone against the hand-written ladder, and its speed.
 
 The player is ``pattern`` (``PatternAgent``: one ply, greedy on the learned
-evaluation, no search). It meets ``positional`` (the square-weight table) and
-``alphabeta:2`` (two plies on the hand-written evaluation) from distinct random
-openings, each played twice with the colours swapped: by default every 2-ply
-opening (12 positions, 24 games); ``--opening-plies 4`` allows more games.
-Scores (a win 1, a draw 1/2) carry Wilson 95 % intervals and sit next to the
-targets of issue 14 (>= 90 % and >= 75 %); ``--games 0`` skips the games.
+evaluation, no search). It meets ``positional`` (the square-weight table),
+``alphabeta:2`` (the ladder's level 2: two plies on the hand-written evaluation,
+and the last 8 empties solved exactly) and ``alphabeta:2 no solver`` (the same
+two plies without the solver) from distinct random openings, each played
+twice with the colours swapped: by default every 2-ply opening (12 positions,
+24 games); ``--opening-plies 4`` allows more games. Scores (a win 1, a draw
+1/2) carry Wilson 95 % intervals and sit next to the targets of issue 14
+(>= 90 % and >= 75 %, the latter for both readings of ``alphabeta:2``);
+``--games 0`` skips the games.
 Then the evaluations a second of the learned evaluation (``evaluate`` on the
 trained weights, and ``evaluate_expanded`` on ``expand_weights``' copy, which
 the searches call) and of the hand-written ``ladder.evaluate``, each called
@@ -43,13 +46,20 @@ from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.tt import new_table
 from reversi_env.state import GameState
 
-TARGETS = {"positional": 0.90, "alphabeta:2": 0.75}
-"""Issue 14's targets for the evaluation alone."""
+NO_SOLVER = "alphabeta:2 no solver"
+"""``AlphaBetaAgent(2, exact_empties=0)``: depth-2 alpha-beta on the hand-written
+evaluation and nothing else, the issue's literal wording (the ladder's
+``alphabeta:2`` also solves its last 8 empties exactly)."""
+
+TARGETS = {"positional": 0.90, "alphabeta:2": 0.75, NO_SOLVER: 0.75}
+"""Issue 14's targets for the evaluation alone: the 75 % one under both readings of ``alphabeta:2``."""
 
 
 def opponent(spec: str, seed: int) -> Agent:
-    """A fresh ladder opponent."""
-    return PositionalAgent(seed=seed) if spec == "positional" else AlphaBetaAgent(2, seed=seed)
+    """A fresh opponent of ``TARGETS``."""
+    if spec == "positional":
+        return PositionalAgent(seed=seed)
+    return AlphaBetaAgent(2, seed=seed, exact_empties=0 if spec == NO_SOLVER else None)
 
 
 def match_score(
@@ -196,11 +206,11 @@ def main() -> None:
 def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
     """The pattern player against the targets' opponents; prints the scores."""
     print(f"pattern (1 ply on the learned evaluation), {games} games each, {plies}-ply openings, colours swapped")
-    print(f"{'opponent':<14}{'score':>8}{'95% interval':>18}{'target':>9}")
+    print(f"{'opponent':<22}{'score':>8}{'95% interval':>18}{'target':>9}")
     for spec, target in TARGETS.items():
         s = score_against(weights, spec, games, seed, plies)
         lo, hi = wilson(s, games)
-        print(f"{spec:<14}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}   ({s:g}/{games})")
+        print(f"{spec:<22}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}   ({s:g}/{games})")
 
 
 if __name__ == "__main__":

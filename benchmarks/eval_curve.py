@@ -3,8 +3,8 @@ after each training round, as a picture.
 
 Reads the round checkpoints ``reversi train-eval --checkpoints DIR`` wrote
 (``round_<k>.npz``, each with its training time and data size), plays the
-``pattern`` player against ``positional`` and ``alphabeta:2`` as
-``bench_eval.py`` does, prints a table and saves the curve.
+``pattern`` player against ``bench_eval.py``'s opponents (``positional``,
+``alphabeta:2`` and ``alphabeta:2 no solver``) as it does, prints a table and saves the curve.
 
     python benchmarks/eval_curve.py DIR [--games 24] [--opening-plies 2] [--out docs/evaluation_curve.png]
 """
@@ -52,7 +52,7 @@ def main() -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     minutes = [r[0] for r in rows]
-    for (spec, target), colour in zip(TARGETS.items(), ("tab:blue", "tab:orange"), strict=True):
+    for (spec, target), colour in zip(TARGETS.items(), ("tab:blue", "tab:orange", "tab:green"), strict=True):
         mid = [100 * r[2][spec][0] for r in rows]
         lo = [100 * (r[2][spec][0] - r[2][spec][1]) for r in rows]
         hi = [100 * (r[2][spec][2] - r[2][spec][0]) for r in rows]

@@ -5,9 +5,10 @@
 openings, each played twice with the colours swapped; prints NEW's score (a
 win 1, a draw 1/2) with its Wilson 95 % interval. It tells whether a better
 1-ply evaluation (``eval_curve.py``, ``bench_eval.py``) also makes the engine
-stronger.
+stronger. ``--depth D`` plays the fixed-depth search instead (``alphabeta:D``
+on the pattern evaluation): the same search whatever the machine's load.
 
-    python benchmarks/eval_versus.py NEW OLD [--games 40] [--time 0.3] [--opening-plies 4]
+    python benchmarks/eval_versus.py NEW OLD [--games 40] [--time 0.3 | --depth D] [--opening-plies 4]
 """
 
 from __future__ import annotations
@@ -24,16 +25,25 @@ from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import expand_weights, read_weights, search_evaluate
 
 
-def timed_search(weights: np.ndarray, seconds: float, seed: int) -> Agent:
-    """``alphabeta:time=seconds`` on the pattern evaluation with ``weights``."""
+def search_agent(weights: np.ndarray, seconds: float, seed: int, depth: int | None = None) -> Agent:
+    """``alphabeta:time=seconds`` on the pattern evaluation with ``weights``, or
+    with ``depth`` the fixed-depth search (``alphabeta:depth``'s, endgame solver included)."""
     evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+    if depth is not None:
+        return AlphaBetaAgent(depth, seed=seed, evaluation=evaluation)
     return AlphaBetaAgent(time_limit=seconds, seed=seed, evaluation=evaluation)
 
 
-def head_to_head(new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int) -> float:
-    """The score of the timed search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
+def head_to_head(
+    new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int, depth: int | None = None
+) -> float:
+    """The score of the search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
     return match_score(
-        lambda s: timed_search(new, seconds, s), lambda s: timed_search(old, seconds, s), games, seed, plies
+        lambda s: search_agent(new, seconds, s, depth),
+        lambda s: search_agent(old, seconds, s, depth),
+        games,
+        seed,
+        plies,
     )
 
 
@@ -44,14 +54,18 @@ def main() -> None:
     parser.add_argument("old", help="weights file (.npz) it meets")
     parser.add_argument("--games", type=int, default=40, help="games, even (default 40)")
     parser.add_argument("--time", type=float, default=0.3, help="seconds a move (default 0.3)")
+    parser.add_argument("--depth", type=int, help="a fixed search depth instead of --time")
     parser.add_argument("--opening-plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     new, old = read_weights(args.new).weights, read_weights(args.old).weights
-    s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies)
+    if args.depth is not None and not 1 <= args.depth <= 20:
+        parser.error(f"--depth must be 1 to 20, got {args.depth}")
+    s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies, args.depth)
     lo, hi = wilson(s, args.games)
+    search = f"alphabeta:time={args.time:g}" if args.depth is None else f"alphabeta:{args.depth}"
     print(
-        f"alphabeta:time={args.time:g}, {args.new} vs {args.old}: {s / args.games:.1%} [{lo:.1%}, {hi:.1%}] "
+        f"{search}, {args.new} vs {args.old}: {s / args.games:.1%} [{lo:.1%}, {hi:.1%}] "
         f"({s:g}/{args.games}, {args.opening_plies}-ply openings, colours swapped)"
     )
 

@@ -23,6 +23,14 @@ Labels, the final disc difference from the mover's side:
   position: ``G_t = (1 - lam) * S(s_t) + lam * G_next`` (``lam = 0``: the search
   value alone, the bootstrap Logistello and Edax trained with).
 
+With ``cut_exploration`` (and pattern weights) the return does not run
+through random moves (Watkins' Q(lambda)): the label of a position where a
+random move was played is its greedy value, the best one-ply value of its
+moves under the current evaluation (``child_values``; with ``search_depth``,
+the position's search value), and earlier positions back up from there. A
+random move is then not blamed on the positions before it. The games are the
+same with or without it.
+
 Kept positions with ``solve_empties`` empties or fewer are labelled exactly
 too (solved for the label only: the moves are still chosen as above until
 ``exact_empties``), so exact labels reach further up than the solver plays.
@@ -104,7 +112,7 @@ _EVAL = types.FunctionType(EVAL_SIGNATURE)
     int64(
         int64, float32[:, ::1], boolean, _U64, int64, float64, int64, float64, _U64, _U64, float64[::1],
         _BOARD_TABLE, int64[::1], int64[:, ::1], _EVAL, float32[::1], int64, float64, _U64, int64,
-        _BOARD_TABLE, int64[::1], _EVAL, float32[::1],
+        _BOARD_TABLE, int64[::1], _EVAL, float32[::1], boolean,
     ),
     cache=True,
     nogil=True,
@@ -134,6 +142,7 @@ def play_games(
     search_stats: np.ndarray,
     search_fn: Any,
     search_w: np.ndarray,
+    cut: bool,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
@@ -141,7 +150,8 @@ def play_games(
     ``Evaluation``'s) order the exact solver's moves; ``search_fn`` and
     ``search_w`` (the pattern ``Evaluation``'s) are the labelling search's
     evaluation, ``search_table`` and ``search_stats`` (``new_stats(DISC)``) its
-    own; ``keep_rng`` draws which positions are kept (share ``record``). Returns the number of positions written."""
+    own; ``keep_rng`` draws which positions are kept (share ``record``); ``cut`` ends
+    the return at random moves (``SelfPlayConfig.cut_exploration``). Returns the number of positions written."""
     k = np.int64(0)
     rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
@@ -149,6 +159,8 @@ def play_games(
     rec_value = np.zeros(MAX_RECORDED, dtype=np.float64)
     rec_exact = np.zeros(MAX_RECORDED, dtype=np.bool_)
     rec_keep = np.zeros(MAX_RECORDED, dtype=np.bool_)
+    rec_cut = np.zeros(MAX_RECORDED, dtype=np.bool_)
+    rec_greedy = np.zeros(MAX_RECORDED, dtype=np.float64)
     scores = np.zeros(64, dtype=np.int64)
     values = np.zeros(64, dtype=np.float64)
     if not use_patterns:
@@ -181,6 +193,7 @@ def play_games(
                     sq = _random_move(m, rng) if explore else best_sq
                 else:
                     rec_exact[n] = False
+                    rec_cut[n] = False
                     if rec_keep[n] and empties <= solve_empties:
                         best_sq = exact_best(p, o, table, stats, buf, scores, order_fn, order_weights)
                         rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
@@ -191,7 +204,8 @@ def play_games(
                     elif use_patterns:
                         rec_value[n] = evaluate(p, o, W)
                     if use_patterns:
-                        if explore:
+                        rec_cut[n] = cut and explore
+                        if explore and not cut:
                             sq = _random_move(m, rng)
                         else:
                             child_values(p, o, W, values)
@@ -202,6 +216,9 @@ def play_games(
                                 rest &= rest - U1
                                 if values[a] > values[sq]:
                                     sq = a
+                            rec_greedy[n] = values[sq]
+                            if explore:
+                                sq = _random_move(m, rng)
                     else:
                         rec_value[n] = 0.0
                         sq = _random_move(m, rng) if explore else _handwritten_choice(p, o, m)
@@ -218,6 +235,8 @@ def play_games(
             value = rec_colour[i] * rec_value[i]
             if rec_exact[i]:
                 g = value
+            elif rec_cut[i]:
+                g = value if searching and rec_keep[i] else rec_colour[i] * rec_greedy[i]
             elif not searching:
                 g = (1.0 - lam) * v_next + lam * g
             elif rec_keep[i]:
@@ -240,6 +259,7 @@ class SelfPlayConfig:
     search_depth: int = 0
     record: float = 1.0
     solve_empties: int = 0
+    cut_exploration: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,5 +318,6 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         new_stats(DISC),
         search_evaluate,
         flat,
+        config.cut_exploration,
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

@@ -39,7 +39,7 @@ def _share(text: str) -> float:
 
 _RECORDED_OPTIONS = (
     "games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth",
-    "solve_empties", "record", "ridge", "iterations", "blend",
+    "solve_empties", "record", "cut_exploration", "ridge", "iterations", "blend",
 )  # fmt: skip
 """The options written into the weights file's command, in this order (not --workers,
 --backend, --checkpoints: they do not change the weights)."""
@@ -80,6 +80,13 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--record", type=_share, default=1.0, help="share of the positions past the opening kept, at random (1)"
     )
+    p.add_argument(
+        "--cut-exploration",
+        action="store_true",
+        help="end the TD return at random self-play moves: the label there is the position's greedy value "
+        "(best one-ply value of its moves; the search value with --search-depth), so a random move is not "
+        "blamed on the positions before it (Watkins' Q(lambda)); from round 2",
+    )
     p.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
     p.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
     p.add_argument(
@@ -113,11 +120,17 @@ def run_train_eval(args: argparse.Namespace) -> int:
             search_depth=args.search_depth,
             record=args.record,
             solve_empties=args.solve_empties,
+            cut_exploration=args.cut_exploration,
         ),
     )
     words = ["reversi", "train-eval"]
     for name in _RECORDED_OPTIONS:
-        words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
+        value = getattr(args, name)
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif value is not False:
+            words += [flag, str(value)]
     command = shlex.join(words)
     out = Path(args.out)
     if not out.parent.is_dir():

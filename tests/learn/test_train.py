@@ -18,6 +18,7 @@ from agents.search.evaluation import DISC, Evaluation
 from agents.search.patterns import (
     N_PHASES,
     N_WEIGHTS,
+    child_values,
     evaluate,
     expand_weights,
     load_weights,
@@ -26,7 +27,7 @@ from agents.search.patterns import (
 )
 from agents.search.tt import new_table
 from agents.ui.cli import main
-from reversi_env.bitboard import legal_moves
+from reversi_env.bitboard import flips, legal_moves
 from reversi_env.state import GameState
 
 TINY = TrainConfig(games=12, seed=7, rounds=2, iterations=5)
@@ -75,6 +76,40 @@ def test_solve_empties_labels_kept_positions_exactly_without_changing_the_games(
     for i in middle[::3]:
         solution = solve_position(GameState.from_kernel(int(solved.p[i]), int(solved.o[i]), 0))
         assert solution is not None and solved.label[i] == solution.score
+
+
+def _played_move(before_p: np.uint64, before_o: np.uint64, after_p: np.uint64, after_o: np.uint64) -> int | None:
+    """The move that leads from one recorded position to the next (None if another game, a pass, ...)."""
+    for sq in range(64):
+        if (int(legal_moves(before_p, before_o)) >> sq) & 1:
+            f = flips(before_p, before_o, sq)
+            if (before_o ^ f, before_p | f | np.uint64(1 << sq)) == (after_p, after_o):
+                return sq
+    return None
+
+
+def test_cut_exploration_labels_a_random_move_position_by_its_greedy_value() -> None:
+    weights = load_weights()
+    plain = generate(6, weights, 13, SelfPlayConfig(epsilon=0.3))
+    cut = generate(6, weights, 13, SelfPlayConfig(epsilon=0.3, cut_exploration=True))
+    assert np.array_equal(plain.p, cut.p) and np.array_equal(plain.o, cut.o)  # the same games
+    empties = _empties(cut)
+    values = np.zeros(64)
+    random_moves = 0
+    for j in range(1, len(cut)):  # a game's positions are written last first: j - 1 follows j
+        if empties[j] <= 12:
+            continue
+        played = _played_move(cut.p[j], cut.o[j], cut.p[j - 1], cut.o[j - 1])
+        if played is None:
+            continue
+        child_values(cut.p[j], cut.o[j], weights, values)
+        moves = [sq for sq in range(64) if (int(legal_moves(cut.p[j], cut.o[j])) >> sq) & 1]
+        best = max(values[sq] for sq in moves)
+        if values[played] < best:  # not the greedy move: a random one
+            random_moves += 1
+            assert cut.label[j] == np.float32(best)
+            assert plain.label[j] != cut.label[j]
+    assert random_moves > 10
 
 
 def test_record_keeps_a_random_share_of_the_positions() -> None:
@@ -156,6 +191,11 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
     assert saved.metadata["games"] == 6 and len(saved.metadata["rounds"]) == 2
     assert (tmp_path / "ck" / "round_0.npz").exists() and (tmp_path / "ck" / "round_1.npz").exists()
     assert "round 2: 3 games" in capsys.readouterr().out
+    cut = tmp_path / "cut.npz"
+    assert main([*argv[:-1], str(cut), "--no-progress", "--cut-exploration"]) == 0
+    assert " --cut-exploration " in read_weights(cut).metadata["command"]
+    assert "--cut-exploration" not in saved.metadata["command"]
+    assert not np.array_equal(read_weights(cut).weights, saved.weights)
     again = tmp_path / "again.npz"
     assert main([*argv[:-1], str(again), "--no-progress"]) == 0
     assert np.array_equal(read_weights(again).weights, saved.weights)
@@ -171,6 +211,7 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
         (["--games", "4", "--search-depth", "21"], "--search-depth"),
         (["--games", "4", "--solve-empties", "-1"], "--solve-empties"),
         (["--games", "4", "--blend", "11"], "--blend"),
+        (["--games", "4", "--cut-exploration=yes"], "--cut-exploration"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
     ],
 )
