@@ -482,7 +482,6 @@ def mcts_value(p: np.uint64, o: np.uint64, flat: np.ndarray) -> float:
 
 
 @lru_cache(maxsize=1)
-@lru_cache(maxsize=1)
 def pattern_evaluation() -> Evaluation:
     """The shipped learned evaluation as alpha-beta's ``evaluation`` parameter;
     built once (expanding the weights copies 8 MB) and shared by every search."""
