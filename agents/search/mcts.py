@@ -174,7 +174,11 @@ nodes a simulation measured from a 20-ply midgame position (docs/mcts.md); with
 4 the default search filled its pool in the first quarter of its time and
 searched on in a tree that no longer grew."""
 _SIMULATIONS_PER_SECOND = 150_000
-"""Pool sizing and the first batch's size (refined as the search runs)."""
+"""A thread's speed before any is measured: the first batch's size (refined as
+the search runs) and the pool of a timed search (then sized for the speed of
+the search before it, if faster: the default search does about 270,000 a
+second on an idle core here, and sized for 150,000 its pool filled before the
+time was up, docs/mcts.md)."""
 _BATCH_SECONDS = 0.1
 """A batch of simulations lasts about this long, so Ctrl-C (looked at between
 batches) acts within it. Each return to Python costs: with 20 ms batches a
@@ -504,6 +508,8 @@ class MCTSAgent:
         self._trees = [Tree() for _ in range(self.threads if parallel == "root" else 1)]
         self._tree = self._trees[0]
         self._root_player = 0
+        self._speed = 0.0
+        """Simulations a second (all threads, wall clock) of the last tree search: a timed pool's size."""
         self.last_result: SearchResult | None = None
         """The SearchResult behind the last ``act`` (for logs and displays)."""
 
@@ -544,6 +550,7 @@ class MCTSAgent:
         self._prepare_tree(tree, p, o, state.player, start, deadline)
         reused = int(tree.nodes[tree.root]["visits"])
         budget = min(MAX_SIMULATIONS if self.simulations is None else self.simulations, MAX_VISITS - reused)
+        searched = time.perf_counter()
         if self.evaluator is not None:
             evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.c, self.solver)
             simulations = evaluator.run(budget, deadline)
@@ -558,6 +565,7 @@ class MCTSAgent:
                 tree.gather(pools)
         else:
             simulations = self._search_loop(tree, tree.meta, 0, budget, deadline, None)
+        self._note_speed(simulations, searched)
         status = int(tree.nodes[tree.root]["status"])
         seconds = time.perf_counter() - start
         return _result(
@@ -578,15 +586,23 @@ class MCTSAgent:
         shares = self._shares(MAX_SIMULATIONS if self.simulations is None else self.simulations)
         budgets = [min(share, MAX_VISITS - kept) for share, kept in zip(shares, reused, strict=True)]
         trees = self._trees
+        searched = time.perf_counter()
         done = self._run_threads(
             lambda i, stop: self._search_loop(trees[i], trees[i].meta, i, budgets[i], deadline, stop)
         )
+        self._note_speed(sum(done), searched)
         kids, status = combine_roots([tree.children() for tree in self._trees])
         move = int(kids[Tree.best_child(kids)]["move"])
         pv = (move, *self._line_below(move))
         nodes = sum(tree.size for tree in self._trees)
         seconds = time.perf_counter() - start
         return _result(kids, status, pv, nodes, actions, sum(done), seconds, sum(reused))
+
+    def _note_speed(self, simulations: int, since: float) -> None:
+        """Keep the speed of the search that started at ``since`` (``perf_counter``) and did ``simulations``."""
+        seconds = time.perf_counter() - since
+        if simulations > 0 and seconds > 0:
+            self._speed = simulations / seconds
 
     def _shares(self, total: int) -> list[int]:
         """``total`` simulations split evenly between the threads (3001 = 1501 + 1500)."""
@@ -653,7 +669,8 @@ class MCTSAgent:
         if self.simulations is not None:
             budget = -(-self.simulations // trees)
         else:
-            budget = int(max(0.0, (deadline or start) - start) * _SIMULATIONS_PER_SECOND * self.threads / trees)
+            speed = max(float(_SIMULATIONS_PER_SECOND * self.threads), self._speed)
+            budget = int(max(0.0, (deadline or start) - start) * speed / trees)
         per = _NODES_PER_EXPANDING_SIMULATION if self.ply else _NODES_PER_SIMULATION
         return int(min(self.max_nodes // trees, reused + per * budget + 1024))
 

@@ -21,9 +21,10 @@ Several threads may grow one tree at once (``simulate_shared``, with
 ``descend_shared`` and ``backup_shared``): each takes new nodes from its own
 part of the array (``Tree.pools``), a node is expanded by the one thread that
 ``claim``s it and its children are ``publish``ed by the write of ``first``,
-after them; visits and values change by atomic updates (``add_visits``,
-``add_value``: numba intrinsics over LLVM's atomic instructions), with a
-virtual loss on the path of every simulation under way.
+after them (readers take ``first``, then ``nchild``: ``published_children``);
+visits and values change by atomic updates (``add_visits``, ``add_value``:
+numba intrinsics over LLVM's atomic instructions), with a virtual loss on the
+path of every simulation under way.
 """
 
 from __future__ import annotations
@@ -382,14 +383,26 @@ def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solve
 
 
 @njit(cache=True)
-def best_prior(tree: np.ndarray, node: np.int64) -> tuple[np.int64, float]:
-    """The child of an expanded ``node`` with the highest prior (a proven
-    child counts its result instead) and that value: with static values as
-    priors, the one-ply search of ``node`` for its mover."""
-    nd = tree[node]
-    best_i = np.int64(nd.first)
+def published_children(tree: np.ndarray, node: np.int64) -> tuple[np.int64, np.int64]:
+    """``node``'s children block as ``(first, count)``, read once and in order:
+    ``first`` by ``published_first`` (acquire), then ``nchild``. A node another
+    thread is expanding reads as unexpanded (``first < 0``, no children) or as
+    its whole block, never as a published ``first`` with a stale ``nchild``."""
+    first = np.int64(published_first(tree, node))
+    if first < 0:
+        return first, np.int64(0)
+    return first, np.int64(tree[node].nchild)
+
+
+@njit(cache=True)
+def best_prior(tree: np.ndarray, first: np.int64, count: np.int64) -> tuple[np.int64, float]:
+    """Of the ``count`` children from ``first`` (an expanded node's block), the
+    one with the highest prior (a proven child counts its result instead) and
+    that value: with static values as priors, the one-ply search of their
+    parent for its mover."""
+    best_i = np.int64(first)
     best = -np.inf
-    for i in range(nd.first, nd.first + nd.nchild):
+    for i in range(first, first + count):
         ch = tree[i]
         v = np.float64(ch.prior) if ch.status == UNKNOWN else status_value(ch.status)
         if v > best:
@@ -406,9 +419,10 @@ def backup_minimax(tree: np.ndarray, path: np.ndarray, d: np.int64) -> None:
     stops where nothing changes."""
     for k in range(d, 0, -1):
         nd = tree[path[k]]
-        if nd.first < 0 or nd.nchild == 0:
+        first, count = published_children(tree, path[k])  # the leaf may be another thread's expansion
+        if count == 0:
             continue
-        v = np.float32(-best_prior(tree, path[k])[1])
+        v = np.float32(-best_prior(tree, first, count)[1])
         if v == nd.prior:
             break
         nd.prior = v
@@ -434,7 +448,7 @@ def prepare_leaf(
         return d
     if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value, weights) and nd.nchild > 0:
         d += 1
-        path[d] = best_prior(tree, leaf)[0] if heuristic else nd.first
+        path[d] = best_prior(tree, nd.first, nd.nchild)[0] if heuristic else nd.first
         leaf = path[d]
         nd = tree[leaf]
     if solver and nd.first < 0 and legal_moves(nd.p, nd.o) == U0 and legal_moves(nd.o, nd.p) == U0:
@@ -460,15 +474,16 @@ def leaf_result(
     nd = tree[leaf]
     if nd.status != UNKNOWN:
         return status_value(nd.status)
-    if nd.first >= 0 and nd.nchild == 0:
+    first, count = published_children(tree, leaf)  # another thread may be expanding the leaf (shared tree)
+    if first >= 0 and count == 0:
         return -final_sign(nd.p, nd.o)
     r = np.float64(0.0)
     if mix < 1.0:
         diff = playout(nd.p, nd.o, rng, policy)
         r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
     if mix > 0.0:
-        if ply > 0 and nd.first >= 0:
-            static = -best_prior(tree, leaf)[1]
+        if ply > 0 and first >= 0:
+            static = -best_prior(tree, first, count)[1]
         elif heuristic:
             static = np.float64(nd.prior)  # the value, for the player who moved into the leaf
         else:
@@ -558,8 +573,7 @@ def descend_shared(
     path[0] = root
     add_visits(tree, root, np.int32(1))
     while d < path.shape[0] - 2:
-        nd = tree[node]
-        if (nd.status != UNKNOWN and node != root) or published_first(tree, node) < 0 or nd.nchild == 0:
+        if (tree[node].status != UNKNOWN and node != root) or published_children(tree, node)[1] == 0:
             break
         node = select(tree, node, c, False, bias, fpu, alpha)
         d += 1
@@ -628,7 +642,7 @@ def simulate_shared(
                 publish(tree, leaf, np.int32(UNEXPANDED))  # the pool is full: the leaf stays one
             elif ply == 0 and nd.nchild > 0:
                 d += 1
-                path[d] = best_prior(tree, leaf)[0] if heuristic else nd.first
+                path[d] = best_prior(tree, nd.first, nd.nchild)[0] if heuristic else nd.first
                 add_visits(tree, path[d], np.int32(1))
                 add_value(tree, path[d], -VIRTUAL_LOSS)
         nd = tree[path[d]]

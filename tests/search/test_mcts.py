@@ -181,6 +181,19 @@ def test_memory_is_bounded_over_a_game() -> None:
         state = state.apply(result.action)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_timed_search_sizes_its_pool_for_the_speed_it_searched_at(threads: int) -> None:
+    # Room for 16 nodes a simulation (ply=1) at the speed of the search before: a fixed guess of the speed
+    # was outrun by a fast machine, whose pool then filled before the time was up.
+    state = random_game(3, plies=44)[-1]  # a late position: fast simulations
+    agent = MCTSAgent(time_limit=0.2, seed=0, endgame_exact=0, reuse_tree=False, threads=threads)
+    first = agent.search(state)
+    agent.search(state)  # a new tree, sized by the first search's speed
+    speed = first.simulations / first.seconds  # all threads; the seconds include the setup, so a little low
+    pool = len(agent._tree.nodes)
+    assert pool >= min(agent.max_nodes, 16 * speed * 0.2 * 0.95), (pool, speed)
+
+
 def test_time_limit_stops_the_search() -> None:
     agent = MCTSAgent(time_limit=0.3, seed=0, endgame_exact=0)
     state = random_game(6, plies=10)[-1]

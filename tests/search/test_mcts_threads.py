@@ -302,6 +302,19 @@ def test_the_shared_tree_adds_up_after_threads_raced_on_it(ply: int, mix: float)
         assert ended_here >= (1 if ply == 1 and node != tree.root else 0), node
 
 
+def test_no_thread_reads_a_half_expanded_node() -> None:
+    # Many short races from positions all through a game (a stress test: the interleavings differ run to run).
+    # A simulation that read a node's first child published but its child count not yet would back up a
+    # false game end or, over an empty block, an infinite one-ply value: every value sum stays within its
+    # visits and every static or minimax value in [-1, 1].
+    for plies in (4, 10, 16, 24, 32, 40, 46):
+        tree = shared_root(plies=plies, capacity=300_000)
+        search_shared(tree, threads=2, simulations=3000)
+        nodes = tree.nodes[np.array(reachable(tree))]
+        assert np.all(np.abs(nodes["value"]) <= nodes["visits"] + 1e-6), plies
+        assert np.all(np.abs(nodes["prior"]) <= 1.0), plies
+
+
 def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> None:
     # Two descents before either backs up, as two threads interleave them.
     tree = shared_root(plies=4, capacity=10_000)
