@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -20,6 +21,12 @@ from reversi_env import GameState
 # pygame (render and GUI tests) must never try to open a real display or audio device.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# A run started in the background by a shell without job control (`pytest &` in
+# a script, nohup) inherits SIGINT ignored: Python then never raises
+# KeyboardInterrupt, nor do the programs the tests start (an ignored signal
+# stays ignored across exec). The Ctrl-C tests need it as a terminal gives it.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_DATA = REPO_ROOT / "tests" / "data"
