@@ -149,9 +149,8 @@ def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: 
             mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
             tally.seconds += sum(mine)
             tally.moves += len(mine)
-            others = [t for k, t in enumerate(result.times) if k % 2 != engine_colour]
-            tally.opponent_seconds += sum(others)
-            tally.opponent_moves += len(others)
+            tally.opponent_seconds += sum(result.times) - sum(mine)
+            tally.opponent_moves += len(result.times) - len(mine)
             bar.update()
     bar.close()
     return tally
