@@ -450,66 +450,74 @@ def iterative_deepening(
     ``exact_all``, a depth cut short once it has searched the last depth's best
     move is returned instead (``completed`` false, ``scores`` only for the moves
     it searched): a move it found better than that one is better at the deeper
-    depth, and the time spent on it is not lost.
+    depth, and the time spent on it is not lost; so a timed search deepens
+    until its clock stops it, and with ``exact_all`` only while a new depth
+    may still finish.
 
-    ``threads`` > 1 is lazy SMP: helper threads search the same root at the
-    same depth or one deeper, in other move orders, filling the shared table
-    the main search then reads; only the main search's result counts, and one
-    thread is fully deterministic."""
+    ``threads`` > 1 is lazy SMP: each helper thread deepens on its own (odd
+    helpers a ply ahead), sharing the table; when the
+    main search stops, a depth a helper finished that is deeper than the main
+    search's is played instead. One thread is fully deterministic."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
+    last = min(max_depth, n_empty)
     stats = new_stats(DISC, node_limit=node_limit)
     buf = new_scratch()
     helpers = [_Helper(p, o, table, evaluation, k) for k in range(1, threads)]
+    for helper in helpers:
+        helper.start(list(actions), last)
     order = list(actions)
     result = RootScores(dict.fromkeys(actions, 0), 0, False)
     clock = StopClock(stats, STOP, budget(time_limit)) if time_limit is not None else None
     with clock if clock is not None else nullcontext():
-        for depth in range(1, min(max_depth, n_empty) + 1):
-            if clock is not None and depth > 1 and not clock.may_deepen():
+        for depth in range(1, last + 1):
+            if clock is not None and exact_all and depth > 1 and not clock.may_deepen():
                 break
-            for helper in helpers:
-                helper.start(depth, order, n_empty)
             root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
-            for helper in helpers:
-                helper.stop()
             if not root.completed:
                 if not exact_all and order[0] in root.scores:
                     result = root
                 break
             result = root
             order.sort(key=lambda a: -root.scores[a])
+    for helper in helpers:
+        helper.stop()
+        if helper.result is not None and helper.result.depth > result.finished_depth:
+            result = helper.result
     return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
 
 
 class _Helper:
-    """A lazy-SMP helper: searches the root in a thread of its own (numba
-    releases the GIL) until the main search of the same depth is done."""
+    """A lazy-SMP helper: its own iterative deepening of the root in a thread
+    (numba releases the GIL), until the main search stops it."""
 
     def __init__(self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int) -> None:
         self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
-        self.buf = new_scratch()
         self.stats = new_stats(DISC)
-        self.nodes = 0
+        self.result: RootScores | None = None
         self._thread: threading.Thread | None = None
 
-    def start(self, depth: int, order: list[int], n_empty: int) -> None:
-        """Search ``depth`` plies (odd helpers one more) with the root moves rotated."""
-        self.stats = new_stats(DISC)
-        k = self.index % len(order)
-        rotated = order[k:] + order[:k]
-        deeper = min(depth + self.index % 2, n_empty)
-        self._thread = threading.Thread(
-            target=search_root,
-            args=(self.p, self.o, deeper, rotated, self.table, self.stats, self.evaluation),
-            kwargs={"buf": self.buf},
-            daemon=True,
-        )
+    @property
+    def nodes(self) -> int:
+        """The nodes this helper searched."""
+        return int(self.stats[NODES])
+
+    def start(self, order: list[int], last: int) -> None:
+        """Deepen from depth 1 (odd helpers from 2) to ``last``."""
+        self._thread = threading.Thread(target=self._deepen, args=(order, last), daemon=True)
         self._thread.start()
 
+    def _deepen(self, order: list[int], last: int) -> None:
+        buf = new_scratch()
+        for depth in range(1 + self.index % 2, last + 1):
+            root = search_root(self.p, self.o, depth, order, self.table, self.stats, self.evaluation, buf=buf)
+            if not root.completed:
+                return
+            self.result = root
+            order.sort(key=lambda a: -root.scores[a])
+
     def stop(self) -> None:
-        """Stop the search and wait for the thread; count its nodes."""
+        """Stop the search and wait for the thread."""
         self.stats[STOP] = 1
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-        self.nodes += int(self.stats[NODES])

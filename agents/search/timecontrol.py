@@ -1,10 +1,12 @@
 """The time manager of a timed alpha-beta search.
 
-Iterative deepening starts a new depth only while it may still search at
-least that depth's first move (``may_deepen``), and a timer thread sets the search's stop flag when the
-budget is spent (``StopClock``): the numba search runs without the GIL and
-reads the flag at every hashed node, so it unwinds within microseconds. The
-budget aims a little short of the limit, for the Python around the search.
+A timer thread sets the search's stop flag when the budget is spent
+(``StopClock``): the numba search runs without the GIL and reads the flag at
+every hashed node, so it unwinds within microseconds. The budget aims a little
+short of the limit, for the Python around the search. A move's time is its
+own (none is saved for later moves), so a search that can use an unfinished
+depth deepens until the clock stops it; one that cannot (every move's exact
+score wanted) starts a depth only while it may still finish it (``may_deepen``).
 """
 
 from __future__ import annotations
@@ -20,11 +22,9 @@ TIME_MARGIN = 0.05
 OVERHEAD = 0.005
 """Seconds kept for the Python around the search (building the position, choosing the move)."""
 DEEPEN_FRACTION = 0.5
-"""A new depth starts only while less than this fraction of the budget is spent.
-The next depth costs about 3 times the last (so about twice the time spent so
-far) and will rarely finish, but its first move, the last depth's best, takes
-about half of it: once that is searched, the unfinished depth can still show
-a better move (``iterative_deepening`` plays it)."""
+"""Where an unfinished depth is worthless, a new depth starts only while less
+than this fraction of the budget is spent: the next depth costs about 3 times
+the last, so about twice the time spent so far."""
 
 
 def budget(time_limit: float) -> float:
@@ -53,7 +53,7 @@ class StopClock:
         return time.perf_counter() - self.start
 
     def may_deepen(self) -> bool:
-        """True while a new iteration is worth starting."""
+        """True while a new iteration that must finish to count is worth starting."""
         return self.elapsed() < DEEPEN_FRACTION * self.seconds
 
     def __enter__(self) -> StopClock:

@@ -12,7 +12,7 @@ from conftest import TEST_DATA, random_game
 from numba import njit
 from test_endgame import endgame_positions
 
-from agents.search.alphabeta import EXACT_DEPTH, iterative_deepening, new_stats, search_root
+from agents.search.alphabeta import EXACT_DEPTH, _Helper, iterative_deepening, new_stats, search_root
 from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
@@ -328,6 +328,27 @@ def test_lazy_smp_threads_agree_with_the_solver() -> None:
         agent = AlphaBetaAgent(time_limit=10.0, seed=0, threads=2)
         assert set(agent.best_actions(state)) <= set(sol.best_actions)
         assert agent.last_depth == EXACT_DEPTH
+
+
+def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
+    # Left to run, a helper (odd: it starts a ply ahead) deepens until the end of the game;
+    # its last, exact depth has the solver's score and only best moves at the top.
+    for state in endgame_positions(10, 4):
+        if len(state.legal_actions()) < 2:
+            continue
+        p, o = state.kernel_boards()
+        sol = solve_position(state)
+        assert sol is not None
+        helper = _Helper(p, o, new_table(1 << 14), HAND_EVALUATION, 1)
+        helper.start(state.legal_actions(), 10)
+        deadline = time.perf_counter() + 60.0
+        while (helper.result is None or helper.result.depth < 10) and time.perf_counter() < deadline:
+            time.sleep(0.001)
+        helper.stop()
+        assert helper.result is not None and helper.result.completed and helper.result.depth == 10
+        assert max(helper.result.scores.values()) == sol.score * DISC
+        assert set(helper.result.best_moves()) <= set(sol.best_actions)
+        assert helper.nodes > 0
 
 
 def test_one_thread_is_deterministic() -> None:
