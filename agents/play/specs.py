@@ -11,7 +11,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            (``threads=2``: lazy SMP on two cores); it
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
-                                           (``eval=patterns`` or ``eval=hand`` to choose)
+                                           (``eval=patterns`` or ``eval=hand`` to choose);
+                                           ``probcut=T``: its ProbCut threshold in
+                                           standard deviations (0: full width)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -71,7 +73,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
     "pattern": (("seed",), None),
-    "alphabeta": (("depth", "time", "threads", "eval", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "threads", "eval", "probcut", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (
         (
@@ -104,6 +106,7 @@ _PARALLEL = ("tree", "root")
 _ZERO_KEYS = (
     "seed",
     "alphazero.sims",
+    "alphabeta.probcut",
     "mcts.mix",
     "mcts.bias",
     "mcts.ply",
@@ -120,6 +123,7 @@ _MAXIMA = {
     "iters": 10**9,
     "time": 1e6,
     "threads": 64,
+    "probcut": 10.0,
     "mix": 1.0,
     "bias": 100.0,
     "minimax": 1.0,
@@ -196,8 +200,18 @@ class PlayerSpec:
 
                 evaluation = pattern_evaluation()
             if "time" in o:
+                from agents.search.alphabeta import SELECTIVITY_DEFAULT
+
                 threads = int(o.get("threads", 1))
-                return AlphaBetaAgent(time_limit=float(o["time"]), seed=seed, threads=threads, evaluation=evaluation)
+                selectivity = float(o.get("probcut", SELECTIVITY_DEFAULT if evaluation is not HAND_EVALUATION else 0))
+                return AlphaBetaAgent(
+                    time_limit=float(o["time"]),
+                    seed=seed,
+                    threads=threads,
+                    evaluation=evaluation,
+                    selectivity=selectivity,
+                )
+
             return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
@@ -313,6 +327,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
     if "time" in options and "depth" in options:
         raise SpecError(f"{text!r}: give alphabeta one budget, a depth or time=SECONDS, not both")
+    if "probcut" in options and "time" not in options:
+        raise SpecError(f"{text!r}: probcut is an option of the timed search (time=SECONDS)")
     return options
 
 

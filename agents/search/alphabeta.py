@@ -53,9 +53,10 @@ INF = np.int64(1 << 40)
 EXACT_DEPTH = 64
 """A depth that reaches the end of any game: the exact mode."""
 
-LIMIT, STOP, SCALE, WOF = 1, 2, 3, 4
-"""``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring."""
-STATS_SIZE = 5
+LIMIT, STOP, SCALE, WOF, SELECTIVITY = 1, 2, 3, 4, 5
+"""``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring,
+ProbCut's threshold in hundredths of a standard deviation (0: no ProbCut)."""
+STATS_SIZE = 6
 
 ORDER_EVAL_DEPTH = 3
 """From this remaining depth up, midgame moves are ordered by the evaluation of the child."""
@@ -80,6 +81,16 @@ EXACT_EVAL_KEY = 8
 """Exact nodes with this many empties or more also order their moves by the
 evaluation of the child: ``EXACT_EVAL_KEY`` ordering units a disc (a reply
 for the opponent costs 16)."""
+MPC_DEPTH = 3
+"""ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
+MPC_SIGMA = (5.715, -0.1027, -0.7686, 0.5382)
+MPC_SIGMA_MIN = 1.0
+SELECTIVITY_DEFAULT = 1.5
+"""ProbCut's threshold in standard deviations for the timed engine (``alphabeta:time=S``)."""
+"""The standard deviation in discs of a deep value predicted by a shallow one,
+``c0 + c1 * empties + c2 * shallow depth + c3 * depth``, fitted by
+``python benchmarks/probcut_fit.py --positions 400 --max-depth 10`` on the
+shipped evaluation (docs/engine.md), and never below ``MPC_SIGMA_MIN``."""
 _BUF_KEYS = 40
 _BUF_FLIPS = 80
 """Scratch row layout: squares in columns 0..39, their ordering keys in 40..79, their flips in 80..119."""
@@ -170,6 +181,12 @@ def _last_ply(
     return best
 
 
+@njit(cache=True, inline="always")
+def probcut_depth(depth: np.int64) -> np.int64:
+    """The shallow search that predicts a ``depth``-ply one in ProbCut: about half as deep, the same parity."""
+    return 2 * (depth // 4) + depth % 2
+
+
 @njit(
     int64(uint64, uint64, int64, int64, int64, _TABLE, _STATS, _BUF, _EVAL, _WEIGHTS),
     cache=True,
@@ -236,6 +253,21 @@ def pvs(
             pvs(p, o, np.int64(IID_DEPTH), -INF, INF, table, stats, buf, evaluate, weights)
             stats[SCALE] = saved_scale
             tt_move = probe(table, p, o)[4]
+
+    if not exact and depth >= MPC_DEPTH and stats[SELECTIVITY] > 0 and beta - alpha == 1:
+        # ProbCut: a shallow search far enough outside the window predicts the deep one's side of it.
+        shallow = probcut_depth(depth)
+        sigma = MPC_SIGMA[0] + MPC_SIGMA[1] * n_empty + MPC_SIGMA[2] * shallow + MPC_SIGMA[3] * depth
+        sigma = max(sigma, MPC_SIGMA_MIN)
+        margin = np.int64(sigma * stats[SELECTIVITY] * scale) // 100
+        if beta < INF // 2:
+            bound = beta + margin
+            if pvs(p, o, shallow, bound - 1, bound, table, stats, buf, evaluate, weights) >= bound:
+                return beta
+        if alpha > -INF // 2:
+            bound = alpha - margin
+            if pvs(p, o, shallow, bound, bound + 1, table, stats, buf, evaluate, weights) <= bound:
+                return alpha
 
     if exact:
         # Stability cut-off: the opponent's stable discs are theirs at the end.
@@ -370,9 +402,11 @@ def score_moves(
     return best
 
 
-def new_stats(scale: int, *, wof: bool = False, node_limit: int | None = None) -> np.ndarray:
-    """The ``stats`` array of a search: no nodes yet, the budget, the scale and the scoring rule."""
+def new_stats(scale: int, *, wof: bool = False, node_limit: int | None = None, selectivity: float = 0.0) -> np.ndarray:
+    """The ``stats`` array of a search: no nodes yet, the budget, the scale, the scoring rule
+    and ProbCut's threshold (standard deviations; 0: a full-width search)."""
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
+    stats[SELECTIVITY] = round(selectivity * 100)
     stats[LIMIT] = np.int64(2**62) if node_limit is None else node_limit
     stats[SCALE] = scale
     stats[WOF] = int(wof)
@@ -441,6 +475,7 @@ def iterative_deepening(
     node_limit: int | None = None,
     exact_all: bool = False,
     threads: int = 1,
+    selectivity: float = 0.0,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
@@ -457,12 +492,14 @@ def iterative_deepening(
     ``threads`` > 1 is lazy SMP: each helper thread deepens on its own (odd
     helpers a ply ahead), sharing the table; when the
     main search stops, a depth a helper finished that is deeper than the main
-    search's is played instead. One thread is fully deterministic."""
+    search's is played instead. One thread is fully deterministic.
+    ``selectivity`` > 0 prunes the midgame by ProbCut at that many standard
+    deviations (``pvs``)."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
-    stats = new_stats(DISC, node_limit=node_limit)
+    stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity)
     buf = new_scratch()
-    helpers = [_Helper(p, o, table, evaluation, k) for k in range(1, threads)]
+    helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
     for helper in helpers:
         helper.start(list(actions), last)
     order = list(actions)
@@ -490,9 +527,11 @@ class _Helper:
     """A lazy-SMP helper: its own iterative deepening of the root in a thread
     (numba releases the GIL), until the main search stops it."""
 
-    def __init__(self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int) -> None:
+    def __init__(
+        self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int, selectivity: float
+    ) -> None:
         self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
-        self.stats = new_stats(DISC)
+        self.stats = new_stats(DISC, selectivity=selectivity)
         self.result: RootScores | None = None
         self._thread: threading.Thread | None = None
 

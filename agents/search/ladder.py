@@ -131,10 +131,12 @@ class AlphaBetaAgent(_TieBreakingAgent):
         time_limit: float | None = None,
         evaluation: Evaluation = HAND_EVALUATION,
         threads: int = 1,
+        selectivity: float = 0.0,
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
         ``seed`` fixes how ties are broken; ``threads`` (timed search only): lazy
-        SMP helpers sharing the table."""
+        SMP helpers sharing the table; ``selectivity`` (timed search only): ProbCut's
+        threshold in standard deviations, 0 for a full-width search."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
@@ -147,6 +149,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
             raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
+        if isinstance(selectivity, bool) or not isinstance(selectivity, (int, float)) or not 0 <= selectivity <= 10:
+            raise ValueError(f"selectivity must be a number from 0 to 10, got {selectivity!r}")
         if not isinstance(evaluation, Evaluation):
             raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
         super().__init__(seed)
@@ -155,6 +159,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
         self.time_limit = None if time_limit is None else float(time_limit)
         self.evaluation = evaluation
         self.threads = int(threads)
+        self.selectivity = float(selectivity)
         self.name = f"alphabeta-{self.depth}" if self.time_limit is None else f"alphabeta-{self.time_limit:g}s"
         self.last_depth = 0
         """The depth the last move was searched to (EXACT_DEPTH: solved)."""
@@ -168,7 +173,14 @@ class AlphaBetaAgent(_TieBreakingAgent):
             if self._table is None:
                 self._table = new_table(TIMED_TABLE_ENTRIES)
             root, self.last_nodes = iterative_deepening(
-                p, o, actions, self._table, self.evaluation, time_limit=self.time_limit, threads=self.threads
+                p,
+                o,
+                actions,
+                self._table,
+                self.evaluation,
+                time_limit=self.time_limit,
+                threads=self.threads,
+                selectivity=self.selectivity,
             )
             depth = root.finished_depth
             self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth

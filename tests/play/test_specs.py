@@ -12,6 +12,7 @@ from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.search.alphabeta import SELECTIVITY_DEFAULT
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 
 COURSE_PLAYER = '''
@@ -80,6 +81,7 @@ def course_file(tmp_path: Path) -> Path:
         ("alphabeta:depth=2,seed=7", "alphabeta", {"depth": 2, "seed": 7}),
         ("alphabeta:time=0.5", "alphabeta", {"time": 0.5}),
         ("alphabeta:time=1,threads=2", "alphabeta", {"time": 1.0, "threads": 2}),
+        ("alphabeta:time=1,probcut=0", "alphabeta", {"time": 1.0, "probcut": 0}),
         ("level:3", "level", {"level": 3}),
         ("mcts", "mcts", {}),
         ("mcts:time=2", "mcts", {"time": 2.0}),
@@ -135,6 +137,9 @@ def test_target_specs_parse() -> None:
         ("mcts:exact=31", "at most 30"),
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
+        ("alphabeta:4,probcut=1", "option of the timed search"),
+        ("alphabeta:time=1,probcut=11", "at most 10"),
+        ("alphabeta:time=1,probcut=-1", ">= 0"),
         ("mcts:eval=nets", "eval must be one of"),
         ("mcts:2", "not key=value"),
         ("random:3", "not key=value"),
@@ -172,6 +177,11 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert timed.evaluation.name == "patterns" and ab.evaluation.name == "hand"
     assert make_agent("alphabeta:time=0.25,eval=hand").evaluation.name == "hand"  # type: ignore[attr-defined]
     assert make_agent("alphabeta:3,eval=patterns").evaluation.name == "patterns"  # type: ignore[attr-defined]
+    # ProbCut: the timed engine on the patterns prunes by default (its model was fitted on them), by hand not.
+    assert timed.selectivity == SELECTIVITY_DEFAULT > 0 and ab.selectivity == 0
+    assert make_agent("alphabeta:time=0.25,probcut=0").selectivity == 0  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:time=0.25,probcut=2.5").selectivity == 2.5  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:time=0.25,eval=hand").selectivity == 0  # type: ignore[attr-defined]
     from agents.search.patterns import mcts_value
 
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.lastmoves import count_last_flips, stable_discs
+from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table, probe, store
 from reversi_env import BLACK, PASS, GameState, parse_square, square_name
 from reversi_env.bitboard import flips
@@ -306,6 +307,8 @@ def test_bad_arguments() -> None:
         AlphaBetaAgent(time_limit=0)
     with pytest.raises(ValueError, match="threads"):
         AlphaBetaAgent(time_limit=1.0, threads=0)
+    with pytest.raises(ValueError, match="selectivity"):
+        AlphaBetaAgent(time_limit=1.0, selectivity=-1)
     with pytest.raises(TypeError, match="Evaluation"):
         AlphaBetaAgent(2, evaluation="patterns")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="float32"):
@@ -339,7 +342,7 @@ def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
         p, o = state.kernel_boards()
         sol = solve_position(state)
         assert sol is not None
-        helper = _Helper(p, o, new_table(1 << 14), HAND_EVALUATION, 1)
+        helper = _Helper(p, o, new_table(1 << 14), HAND_EVALUATION, 1, 0.0)
         helper.start(state.legal_actions(), 10)
         deadline = time.perf_counter() + 60.0
         while (helper.result is None or helper.result.depth < 10) and time.perf_counter() < deadline:
@@ -349,6 +352,33 @@ def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
         assert max(helper.result.scores.values()) == sol.score * DISC
         assert set(helper.result.best_moves()) <= set(sol.best_actions)
         assert helper.nodes > 0
+
+
+def test_probcut_prunes_the_midgame_and_leaves_the_exact_endgame_alone() -> None:
+    evaluation = pattern_evaluation()
+    full_nodes = cut_nodes = 0
+    for seed in range(4):
+        state = random_game(seed)[20]
+        p, o = state.kernel_boards()
+        for selectivity in (0.0, 1.5):
+            stats = new_stats(DISC, selectivity=selectivity)
+            root = search_root(p, o, 8, state.legal_actions(), new_table(1 << 16), stats, evaluation)
+            assert root.completed and root.scores
+            if selectivity:
+                cut_nodes += int(stats[0])
+            else:
+                full_nodes += int(stats[0])
+    assert cut_nodes < 0.7 * full_nodes
+    # The exact mode never prunes: every move's exact score is the solver's.
+    for state in endgame_positions(11, 3):
+        p, o = state.kernel_boards()
+        stats = new_stats(DISC, selectivity=1.0)
+        root = search_root(
+            p, o, EXACT_DEPTH, state.legal_actions(), new_table(1 << 14), stats, evaluation, exact_all=True
+        )
+        for action, score in root.scores.items():
+            child = solve_position(state.apply(action))
+            assert child is not None and score == -child.score * DISC
 
 
 def test_one_thread_is_deterministic() -> None:
