@@ -12,8 +12,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
                                            (``eval=patterns`` or ``eval=hand`` to choose);
-                                           ``probcut=T``: its ProbCut threshold in
-                                           standard deviations (0: full width)
+                                           ``probcut=1.5``: ProbCut at 1.5 standard
+                                           deviations (default 0: full width)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -200,10 +200,8 @@ class PlayerSpec:
 
                 evaluation = pattern_evaluation()
             if "time" in o:
-                from agents.search.alphabeta import SELECTIVITY_DEFAULT
-
                 threads = int(o.get("threads", 1))
-                selectivity = float(o.get("probcut", SELECTIVITY_DEFAULT if evaluation is not HAND_EVALUATION else 0))
+                selectivity = float(o.get("probcut", 0))
                 return AlphaBetaAgent(
                     time_limit=float(o["time"]),
                     seed=seed,

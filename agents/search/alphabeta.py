@@ -85,8 +85,7 @@ MPC_DEPTH = 3
 """ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
 MPC_SIGMA = (5.715, -0.1027, -0.7686, 0.5382)
 MPC_SIGMA_MIN = 1.0
-SELECTIVITY_DEFAULT = 1.5
-"""ProbCut's threshold in standard deviations for the timed engine (``alphabeta:time=S``)."""
+
 """The standard deviation in discs of a deep value predicted by a shallow one,
 ``c0 + c1 * empties + c2 * shallow depth + c3 * depth``, fitted by
 ``python benchmarks/probcut_fit.py --positions 400 --max-depth 10`` on the

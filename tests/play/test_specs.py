@@ -12,7 +12,6 @@ from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
-from agents.search.alphabeta import SELECTIVITY_DEFAULT
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 
 COURSE_PLAYER = '''
@@ -177,11 +176,9 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert timed.evaluation.name == "patterns" and ab.evaluation.name == "hand"
     assert make_agent("alphabeta:time=0.25,eval=hand").evaluation.name == "hand"  # type: ignore[attr-defined]
     assert make_agent("alphabeta:3,eval=patterns").evaluation.name == "patterns"  # type: ignore[attr-defined]
-    # ProbCut: the timed engine on the patterns prunes by default (its model was fitted on them), by hand not.
-    assert timed.selectivity == SELECTIVITY_DEFAULT > 0 and ab.selectivity == 0
-    assert make_agent("alphabeta:time=0.25,probcut=0").selectivity == 0  # type: ignore[attr-defined]
+    # ProbCut is asked for; the default search is full width.
+    assert timed.selectivity == 0 and ab.selectivity == 0
     assert make_agent("alphabeta:time=0.25,probcut=2.5").selectivity == 2.5  # type: ignore[attr-defined]
-    assert make_agent("alphabeta:time=0.25,eval=hand").selectivity == 0  # type: ignore[attr-defined]
     from agents.search.patterns import mcts_value
 
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
