@@ -10,12 +10,17 @@ shared; wall time would count the other jobs). With ``--zebra PATH`` (a
 script-mode Zebra build, ``scrzebra``, with its ``coeffs2.bin`` beside it) it
 times Zebra on the same positions, one process each (its startup included, CPU
 time of the child), and prints the ratio to our one-best-move time.
+With ``--games N`` it solves, instead of the FFO positions, positions of N
+engine games (``engine_positions``: not a test set, so that the solver's
+tuning can be checked on positions it was not tuned on); there is no known
+score to compare with then.
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two lazy-SMP threads).
 
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
                                       [--midgame 10]
+    python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ import numpy as np
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
+from agents.search.ladder import AlphaBetaAgent
+from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
-from reversi_env import GameState, square_name
+from reversi_env import PASS, GameState, square_name
 
 FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
 FIRST_NUMBER = 20
@@ -48,6 +55,54 @@ def load_problems() -> list[tuple[int, str, dict[str, int]]]:
         fields = [f.strip() for f in line.split(";") if f.strip()]
         problems.append((number, fields[0], {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}))
     return problems
+
+
+OPENING_PLIES = 8
+ENGINE_DEPTH = 6
+
+
+def engine_positions(games: int, empties: int, empties_max: int, seed: int) -> list[GameState]:
+    """One position from each of ``games`` engine games: ``OPENING_PLIES``
+    random plies, then ``AlphaBetaAgent(ENGINE_DEPTH)`` with the learned
+    evaluation on both sides (ties at random), up to the first position with
+    ``empties`` + (game % (``empties_max`` - ``empties`` + 1)) empty squares.
+    Game ``i`` is seeded by ``seed`` and ``i``; a game that ends first gives none."""
+    found = []
+    for game in range(games):
+        target = empties + game % (empties_max - empties + 1)
+        rng = np.random.default_rng([seed, game])
+        agent = AlphaBetaAgent(ENGINE_DEPTH, seed=int(rng.integers(2**31)), evaluation=pattern_evaluation())
+        state, ply = GameState.initial(), 0
+        while not state.is_terminal() and state.num_empty() > target:
+            actions = state.legal_actions()
+            if ply < OPENING_PLIES or actions == [PASS]:
+                action = int(rng.choice(actions))
+            else:
+                best = agent.best_actions(state)
+                action = best[0] if len(best) == 1 else int(rng.choice(best))
+            state, ply = state.apply(action), ply + 1
+        if not state.is_terminal() and state.num_empty() == target:
+            found.append(state)
+    return found
+
+
+def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> None:
+    """Solve ``positions`` (world-federation scoring, a fresh table each) and print the totals."""
+    modes = [False] if one_best_only else [False, True]
+    for all_best in modes:
+        seconds, nodes = 0.0, 0
+        for state in positions:
+            start = time.process_time()
+            solution = Solver().solve(state, scoring="wof", time_limit=cap, all_best=all_best)
+            seconds += time.process_time() - start
+            if solution is None:
+                print(f"  not solved in {cap:g} s: {state}")
+                continue
+            nodes += solution.nodes
+        print(
+            f"{len(positions)} positions of engine games, {'every best move' if all_best else 'one best move'}: "
+            f"{seconds:.2f} s, {nodes:,d} nodes, {nodes / seconds / 1e6:.2f} M nodes/s"
+        )
 
 
 def _children_cpu() -> float:
@@ -106,7 +161,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N lazy-SMP threads")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")
+    parser.add_argument("--games", type=int, default=0, help="solve positions of N engine games instead of FFO's")
+    parser.add_argument("--empties", type=int, default=21, help="--games: empty squares of the positions")
+    parser.add_argument("--empties-max", type=int, help="--games: up to this many empties (game by game)")
+    parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games")
     args = parser.parse_args(argv)
+    if args.games:
+        empties_max = args.empties if args.empties_max is None else args.empties_max
+        positions = engine_positions(args.games, args.empties, empties_max, args.seed)
+        Solver().solve(positions[0], scoring="wof")  # load the compiled code
+        solve_games(positions, args.one_best_only, args.cap)
+        return 0
     if args.midgame:
         for threads in range(1, args.threads + 1):
             midgame(args.midgame, threads=threads)
