@@ -305,12 +305,13 @@ def window_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True, inline="always")
 def _kind_sum(
-    kind: np.int64, mine: _Images, theirs: _Images, w: np.ndarray, canonical: bool, s: np.float64
+    kind: np.int64, mine: _Images, theirs: _Images, w: np.ndarray, at: np.int64, canonical: bool, s: np.float64
 ) -> np.float64:
-    """``s`` plus the weights of pattern ``kind``'s windows, in window order."""
+    """``s`` plus the weights of pattern ``kind``'s windows (phase weights from
+    ``w[at]``), in window order."""
     for i in range(KIND_STARTS[kind], KIND_STARTS[kind + 1]):
         index = _window_index(kind, i, mine, theirs)
-        s += w[CANONICAL[index]] if canonical else w[index]
+        s += w[at + CANONICAL[index]] if canonical else w[at + index]
     return s
 
 
@@ -323,25 +324,27 @@ def linear_terms(p: np.uint64, o: np.uint64) -> tuple[float, float]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _value(p: np.uint64, o: np.uint64, w: np.ndarray, canonical: bool) -> np.float64:
+def _value(p: np.uint64, o: np.uint64, w: np.ndarray, at: np.int64, canonical: bool) -> np.float64:
     """The unclamped sum of the windows' weights and the linear terms, under
-    one phase's weights ``w`` as trained (``canonical``) or made by
-    ``expand_weights``. Allocates nothing: the searches call it at every leaf."""
+    one phase's weights ``w[at : at + N_WEIGHTS]`` as trained (``canonical``) or made by
+    ``expand_weights``. Allocates nothing and takes no view of ``w`` (a view
+    costs an atomic increment and decrement of the array's reference count,
+    on a cache line that lazy-SMP threads share): the searches call it at every leaf."""
     mine, theirs = _images(p), _images(o)
-    s = np.float64(w[BIAS])
-    s = _kind_sum(0, mine, theirs, w, canonical, s)
-    s = _kind_sum(1, mine, theirs, w, canonical, s)
-    s = _kind_sum(2, mine, theirs, w, canonical, s)
-    s = _kind_sum(3, mine, theirs, w, canonical, s)
-    s = _kind_sum(4, mine, theirs, w, canonical, s)
-    s = _kind_sum(5, mine, theirs, w, canonical, s)
-    s = _kind_sum(6, mine, theirs, w, canonical, s)
-    s = _kind_sum(7, mine, theirs, w, canonical, s)
-    s = _kind_sum(8, mine, theirs, w, canonical, s)
-    s = _kind_sum(9, mine, theirs, w, canonical, s)
-    s = _kind_sum(10, mine, theirs, w, canonical, s)
+    s = np.float64(w[at + BIAS])
+    s = _kind_sum(0, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(1, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(2, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(3, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(4, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(5, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(6, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(7, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(8, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(9, mine, theirs, w, at, canonical, s)
+    s = _kind_sum(10, mine, theirs, w, at, canonical, s)
     mobility, parity = linear_terms(p, o)
-    return s + w[MOBILITY] * mobility + w[PARITY] * parity
+    return s + w[at + MOBILITY] * mobility + w[at + PARITY] * parity
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -353,7 +356,7 @@ def _phase(p: np.uint64, o: np.uint64) -> np.int64:
 @njit(cache=True, nogil=True)
 def evaluate_raw(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """The unclamped evaluation (what training fits) of the mover ``p``."""
-    return _value(p, o, W[_phase(p, o)], True)
+    return _value(p, o, W[_phase(p, o)], 0, True)
 
 
 @njit(cache=True, nogil=True)
@@ -361,7 +364,7 @@ def evaluate(p: np.uint64, o: np.uint64, W: np.ndarray) -> np.float64:
     """Predicted final disc difference for the mover ``p`` against ``o`` under
     the weights ``W`` (float32, N_PHASES x N_WEIGHTS), clamped to [-64, 64].
     Unchecked: the boards must be disjoint."""
-    return min(max(_value(p, o, W[_phase(p, o)], True), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, W[_phase(p, o)], 0, True), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 def expand_weights(W: np.ndarray) -> np.ndarray:
@@ -376,15 +379,16 @@ def expand_weights(W: np.ndarray) -> np.ndarray:
 def evaluate_expanded(p: np.uint64, o: np.uint64, X: np.ndarray) -> np.float64:
     """``evaluate`` under ``X = expand_weights(W)``: the same value, one table
     lookup a window instead of two (what the searches call)."""
-    return min(max(_value(p, o, X[_phase(p, o)], False), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, X[_phase(p, o)], 0, False), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _flat_expanded(p: np.uint64, o: np.uint64, flat: np.ndarray) -> np.float64:
-    """``evaluate_expanded`` on ``expand_weights(W)`` raveled (a slice, where a
-    reshape would cost a runtime call at every leaf)."""
+    """``evaluate_expanded`` on ``expand_weights(W)`` raveled (read at the phase's
+    offset: a reshape would cost a runtime call at every leaf, a slice a
+    reference count)."""
     at = _phase(p, o) * N_WEIGHTS
-    return min(max(_value(p, o, flat[at : at + N_WEIGHTS], False), -SCORE_LIMIT), SCORE_LIMIT)
+    return min(max(_value(p, o, flat, at, False), -SCORE_LIMIT), SCORE_LIMIT)
 
 
 @njit(cache=True, nogil=True)
