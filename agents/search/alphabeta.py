@@ -72,15 +72,22 @@ would have costs a move this much more (one disc): 7-11 % fewer nodes to depths 
 IID_EMPTIES = 17
 IID_DEPTH = 4
 """An exact node with this many empties or more and nothing in the table first
-searches ``IID_DEPTH`` plies heuristically for a move to try first."""
+searches ``IID_DEPTH`` plies heuristically for a move to try first. (Session
+14, the session-12 weights: depth 2 took 8 % fewer nodes on FFO #20-#39, nearly
+all on #38-#39, and 4 % more on 40 engine-game positions of 21 empties; depth
+3 1 % more, 6 as few as 2 on FFO but slower; from 15 empties 4 % more.)"""
 ETC_EMPTIES = 13
 """Exact nodes with fewer empties skip the enhanced transposition cut-off (the
 probes of every child cost more than they save there)."""
-EXACT_EVAL_EMPTIES = 13
+EXACT_EVAL_EMPTIES = 12
 EXACT_EVAL_KEY = 8
 """Exact nodes with this many empties or more also order their moves by the
 evaluation of the child: ``EXACT_EVAL_KEY`` ordering units a disc (a reply
-for the opponent costs 16)."""
+for the opponent costs 16). From 12 empties rather than 13 since session 14
+(the session-12 weights, and an evaluation made cheaper since 13 was chosen):
+FFO #20-#39 161.2 M -> 150.2 M nodes, 40 positions of 21 empties from engine
+games (``bench_solver.py --games 40``) 529.2 M -> 509.5 M, 33 of the 40 fewer;
+from 14, 4 % more on FFO. 4 or 14 units a disc: 2 % more (docs/engine.md)."""
 MPC_DEPTH = 3
 """ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
 MPC_SIGMA = (5.715, -0.1027, -0.7686, 0.5382)
