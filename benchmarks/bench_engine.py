@@ -20,6 +20,9 @@ its process and loading its coefficients, about 0.1 s a move).
     python benchmarks/bench_engine.py --engine alphabeta:time=1 --engine mcts:time=1 --levels 5 --games 20
     python benchmarks/bench_engine.py --engine mcts:time=0.2 --levels 1 2 3 4 5 --ladder --games 10
     python benchmarks/bench_engine.py --engine alphabeta:time=1 --levels --zebra /tmp/zebra/zebra --games 10
+
+``--shard K/N`` plays openings K, K+N, ... of the match only (the same games,
+seeds included, as in the whole match), so N copies on N cores play it all.
 """
 
 from __future__ import annotations
@@ -121,12 +124,16 @@ class Tally:
         return self.wins + self.draws / 2
 
 
-def play_pairing(engine: str, opponent: str, games: int, seed: int, time_limit: float, zebra: Zebra | None) -> Tally:
-    """``games`` games of ``engine`` against ``opponent`` from 2-ply openings, colours swapped."""
+def play_pairing(
+    engine: str, opponent: str, games: int, seed: int, time_limit: float, zebra: Zebra | None, shard: tuple[int, int]
+) -> Tally:
+    """``games`` games of ``engine`` against ``opponent`` from 2-ply openings, colours swapped;
+    of those, shard ``(k, n)`` plays the openings ``k, k + n, ...`` alone."""
     tally = Tally()
-    openings = random_openings(games // 2, 2, seed=seed)
+    k, n = shard
+    openings = list(enumerate(random_openings(games // 2, 2, seed=seed)))[k::n]
     bar = tqdm(total=2 * len(openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
-    for i, opening in enumerate(openings):
+    for i, opening in openings:
         for engine_colour in (0, 1):
             ours = make_agent(engine, engine_colour, seed=seed + i)
             theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra)
@@ -165,6 +172,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--time-limit", type=float, default=60.0, help="a move slower than this loses")
+    parser.add_argument(
+        "--shard",
+        default="0/1",
+        metavar="K/N",
+        help="play only openings K, K+N, ... of the match (N copies, K = 0..N-1, on N cores play it all; default 0/1)",
+    )
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="also play Zebra (a built zebra binary)")
     parser.add_argument(
         "--zebra-levels",
@@ -178,6 +191,10 @@ def main() -> None:
     engines = args.engine or ["alphabeta:time=1", "mcts:time=1"]
     if args.games < 2 or args.games % 2:
         parser.error("--games must be a positive even number")
+    match = re.fullmatch(r"(\d+)/(\d+)", args.shard)
+    if match is None or not 0 <= int(match[1]) < int(match[2]):
+        parser.error(f"--shard {args.shard}: expected K/N with 0 <= K < N, e.g. 1/2")
+    shard = (int(match[1]), int(match[2]))
     opponents = []
     if args.levels:
         if shutil.which(GRHINO) is None:
@@ -191,7 +208,8 @@ def main() -> None:
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
         zebra = Zebra(args.zebra.resolve(), tuple(args.zebra_levels))
         opponents.append(zebra.name)
-    print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}")
+    part = "" if shard == (0, 1) else f", shard {args.shard}: openings {shard[0]}, {shard[0] + shard[1]}, ..."
+    print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}{part}")
     header = (
         f"{'engine':<22} {'opponent':<34} {'W-D-L':>9} {'score':>7} {'95% CI':>15} {'target':>7} "
         f"{'discs':>6} {'s/move':>7} {'opp s/move':>10}"
@@ -201,7 +219,7 @@ def main() -> None:
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra)
+            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra, shard)
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")

@@ -16,10 +16,13 @@ tuning can be checked on positions it was not tuned on); there is no known
 score to compare with then.
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
-``--threads 2``, once more with two lazy-SMP threads).
+``--threads 2``, once more with two threads); with ``--to-depth D`` it times
+the search to depth D instead, with the learned evaluation, and prints how
+much faster two threads got there (nodes a second are not strength: the time to
+a depth is what a second thread buys).
 
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
-                                      [--midgame 10]
+                                      [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
 """
 
@@ -130,9 +133,13 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
-def midgame(count: int, seconds: float = 1.0, threads: int = 1) -> None:
-    """The timed search on ``count`` positions 20 plies into seeded random games."""
-    print(f"midgame search, {seconds:g} s a position, {threads} thread(s):")
+def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | None = None) -> float:
+    """The timed search on ``count`` positions 20 plies into seeded random games
+    (with ``depth``: the search to that depth, no clock, with the learned
+    evaluation the engine plays with); returns the wall seconds in all."""
+    evaluation = HAND_EVALUATION if depth is None else pattern_evaluation()
+    what = f"{seconds:g} s a position" if depth is None else f"to depth {depth}, learned evaluation"
+    print(f"midgame search, {what}, {threads} thread(s):")
     total_nodes, total_seconds = 0, 0.0
     for seed in range(count):
         rng = np.random.default_rng(seed)
@@ -140,15 +147,20 @@ def midgame(count: int, seconds: float = 1.0, threads: int = 1) -> None:
         for _ in range(20):
             state = state.apply(int(rng.choice(state.legal_actions())))
         p, o = state.kernel_boards()
+        limits = {"time_limit": seconds} if depth is None else {"max_depth": depth}
         start = time.perf_counter()
         root, nodes = iterative_deepening(
-            p, o, state.legal_actions(), new_table(1 << 20), HAND_EVALUATION, time_limit=seconds, threads=threads
+            p, o, state.legal_actions(), new_table(1 << 20), evaluation, threads=threads, **limits
         )
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_seconds += elapsed
-        print(f"  seed {seed}: depth {root.finished_depth}, {nodes:,d} nodes, {nodes / elapsed / 1e6:.2f} M nodes/s")
-    print(f"  all: {total_nodes / total_seconds / 1e6:.2f} M nodes/s")
+        print(
+            f"  seed {seed}: depth {root.finished_depth}, {elapsed:.3f} s, {nodes:,d} nodes, "
+            f"{nodes / elapsed / 1e6:.2f} M nodes/s"
+        )
+    print(f"  all: {total_seconds:.2f} s, {total_nodes / total_seconds / 1e6:.2f} M nodes/s")
+    return total_seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
     parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
     parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N lazy-SMP threads")
+    parser.add_argument(
+        "--to-depth", type=int, help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)"
+    )
     parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")
     parser.add_argument("--games", type=int, default=0, help="solve positions of N engine games instead of FFO's")
@@ -173,8 +188,10 @@ def main(argv: list[str] | None = None) -> int:
         solve_games(positions, args.one_best_only, args.cap)
         return 0
     if args.midgame:
-        for threads in range(1, args.threads + 1):
-            midgame(args.midgame, threads=threads)
+        walls = [midgame(args.midgame, threads=n, depth=args.to_depth) for n in range(1, args.threads + 1)]
+        if args.to_depth is not None:
+            for threads, wall in enumerate(walls[1:], start=2):
+                print(f"time to depth {args.to_depth}: {threads} threads {walls[0] / wall:.2f}x faster than one")
     problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
 
     Solver().solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # load the compiled code

@@ -8,7 +8,7 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``pattern``                                the learned pattern evaluation alone, 1 ply
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
-                                           (``threads=2``: lazy SMP on two cores); it
+                                           (``threads=2``: two cores, one table); it
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
                                            (``eval=patterns`` or ``eval=hand`` to choose);

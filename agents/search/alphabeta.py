@@ -20,7 +20,8 @@ by that mobility alone; in an exact tree fastest-first, with the evaluation of
 the child joining high in the tree; a deep exact node with no TT move first
 finds one by a short heuristic search (internal iterative deepening). The
 fixed-depth ladder
-levels, the timed iterative deepening (with lazy-SMP helper threads) and the
+levels, the timed iterative deepening (with helper threads sharing the table
+and sharing out the moves, simplified ABDADA) and the
 exact solver (``agents.search.endgame``) are all this function with different
 depths and scales.
 
@@ -44,7 +45,7 @@ from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.lastmoves import NODES, SCORE_MAX, SHALLOW_EMPTIES, final_score, odd_regions, solve_shallow
 from agents.search.lastmoves import stable_discs as _stable_discs
 from agents.search.timecontrol import StopClock, budget
-from agents.search.tt import NO_MOVE, prefetch, probe, store
+from agents.search.tt import NO_MOVE, clear_busy, is_busy, mark_busy, prefetch, probe, store
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 
 INF = np.int64(1 << 40)
@@ -53,10 +54,11 @@ INF = np.int64(1 << 40)
 EXACT_DEPTH = 64
 """A depth that reaches the end of any game: the exact mode."""
 
-LIMIT, STOP, SCALE, WOF, SELECTIVITY = 1, 2, 3, 4, 5
+LIMIT, STOP, SCALE, WOF, SELECTIVITY, SHARED, DEFERRED = 1, 2, 3, 4, 5, 6, 7
 """``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring,
-ProbCut's threshold in hundredths of a standard deviation (0: no ProbCut)."""
-STATS_SIZE = 6
+ProbCut's threshold in hundredths of a standard deviation (0: no ProbCut), whether other threads
+search the same table (1: simplified ABDADA's busy marks), and how many moves were put off for them."""
+STATS_SIZE = 8
 
 ORDER_EVAL_DEPTH = 3
 """From this remaining depth up, midgame moves are ordered by the evaluation of the child."""
@@ -88,6 +90,10 @@ for the opponent costs 16). From 12 empties rather than 13 since session 14
 FFO #20-#39 161.2 M -> 150.2 M nodes, 40 positions of 21 empties from engine
 games (``bench_solver.py --games 40``) 529.2 M -> 509.5 M, 33 of the 40 fewer;
 from 14, 4 % more on FFO. 4 or 14 units a disc: 2 % more (docs/engine.md)."""
+ABDADA_DEPTH = 3
+ABDADA_EMPTIES = 13
+"""With several threads, midgame nodes with this many plies to go or more, and exact nodes with this
+many empties or more, mark the child they search and put off a child another thread is searching."""
 MPC_DEPTH = 3
 """ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
 MPC_SIGMA = (5.715, -0.1027, -0.7686, 0.5382)
@@ -333,16 +339,33 @@ def pvs(
     alpha0 = alpha
     best = -INF
     best_move = np.int64(NO_MOVE)
-    for i in range(k):
+    # Simplified ABDADA (several threads): a later move another thread is searching now is put
+    # off to the end of the row, searched once the others are (by then often in the table).
+    shared = stats[SHARED] != 0 and (n_empty >= ABDADA_EMPTIES if exact else depth >= ABDADA_DEPTH)
+    end = k
+    i = 0
+    while i < end:
         sq = np.uint64(buf[row, i])
         f = np.uint64(buf[row, _BUF_FLIPS + i])
         np_, no = o ^ f, p | f | (U1 << sq)
+        if shared:
+            if 0 < i < k and end < _BUF_KEYS and is_busy(table, np_, no):
+                stats[DEFERRED] += 1
+                buf[row, end] = buf[row, i]
+                buf[row, _BUF_FLIPS + end] = buf[row, _BUF_FLIPS + i]
+                end += 1
+                i += 1
+                continue
+            mark_busy(table, np_, no)
         if i == 0:
             v = -pvs(np_, no, depth - 1, -beta, -alpha, table, stats, buf, evaluate, weights)
         else:
             v = -pvs(np_, no, depth - 1, -alpha - 1, -alpha, table, stats, buf, evaluate, weights)
             if alpha < v < beta:
                 v = -pvs(np_, no, depth - 1, -beta, -alpha, table, stats, buf, evaluate, weights)
+        if shared:
+            clear_busy(table, np_, no)
+        i += 1
         if stats[STOP] != 0:
             return np.int64(0)
         if v > best:
@@ -387,10 +410,25 @@ def score_moves(
     (else -INF) makes one null-window search a move enough: no move scores
     above it. Returns the best value; the result is void if ``stats[STOP]`` got set."""
     best = known
-    for i in range(order.shape[0]):
-        sq = np.uint64(order[i])
+    n = order.shape[0]
+    # With several threads a move another one is searching now is put off (simplified ABDADA, as in pvs).
+    shared = stats[SHARED] != 0 and depth >= ABDADA_DEPTH
+    seq = np.empty(2 * n, dtype=np.int64)
+    seq[:n] = order
+    end = n
+    i = 0
+    while i < end:
+        sq = np.uint64(seq[i])
         f = flips(p, o, sq)
         np_, no = o ^ f, p | f | (U1 << sq)
+        if shared:
+            if 0 < i < n and is_busy(table, np_, no):
+                stats[DEFERRED] += 1
+                seq[end] = seq[i]
+                end += 1
+                i += 1
+                continue
+            mark_busy(table, np_, no)
         if known > -INF and not exact_all:
             v = min(-pvs(np_, no, depth - 1, -known, -(known - 1), table, stats, buf, evaluate, weights), known)
         elif exact_all or i == 0:
@@ -400,6 +438,9 @@ def score_moves(
             v = -pvs(np_, no, depth - 1, -best, -(best - 1), table, stats, buf, evaluate, weights)
             if v >= best:
                 v = -pvs(np_, no, depth - 1, -INF, -(best - 1), table, stats, buf, evaluate, weights)
+        if shared:
+            clear_busy(table, np_, no)
+        i += 1
         if stats[STOP] != 0:
             return best
         scores[sq] = v
@@ -408,11 +449,15 @@ def score_moves(
     return best
 
 
-def new_stats(scale: int, *, wof: bool = False, node_limit: int | None = None, selectivity: float = 0.0) -> np.ndarray:
-    """The ``stats`` array of a search: no nodes yet, the budget, the scale, the scoring rule
-    and ProbCut's threshold (standard deviations; 0: a full-width search)."""
+def new_stats(
+    scale: int, *, wof: bool = False, node_limit: int | None = None, selectivity: float = 0.0, shared: bool = False
+) -> np.ndarray:
+    """The ``stats`` array of a search: no nodes yet, the budget, the scale, the scoring rule,
+    ProbCut's threshold (standard deviations; 0: a full-width search) and whether other threads
+    search the same table at the same time."""
     stats = np.zeros(STATS_SIZE, dtype=np.int64)
     stats[SELECTIVITY] = round(selectivity * 100)
+    stats[SHARED] = int(shared)
     stats[LIMIT] = np.int64(2**62) if node_limit is None else node_limit
     stats[SCALE] = scale
     stats[WOF] = int(wof)
@@ -495,15 +540,18 @@ def iterative_deepening(
     until its clock stops it, and with ``exact_all`` only while a new depth
     may still finish.
 
-    ``threads`` > 1 is lazy SMP: each helper thread deepens on its own (odd
-    helpers a ply ahead), sharing the table; when the
-    main search stops, a depth a helper finished that is deeper than the main
-    search's is played instead. One thread is fully deterministic.
+    ``threads`` > 1: each helper thread runs the same iterative deepening,
+    sharing the table, and every thread marks the moves it is searching, so
+    the others put those off and take the next ones (simplified ABDADA:
+    alone, identical lazy-SMP threads searched the same nodes side by side
+    and reached a depth no sooner than one thread). When the main search
+    stops, a depth a helper finished that is deeper than the main search's
+    is played instead. One thread is fully deterministic.
     ``selectivity`` > 0 prunes the midgame by ProbCut at that many standard
     deviations (``pvs``)."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
-    stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity)
+    stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
     buf = new_scratch()
     helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
     for helper in helpers:
@@ -530,14 +578,14 @@ def iterative_deepening(
 
 
 class _Helper:
-    """A lazy-SMP helper: its own iterative deepening of the root in a thread
-    (numba releases the GIL), until the main search stops it."""
+    """A helper thread: its own iterative deepening of the root in a thread (numba
+    releases the GIL), sharing the table and the moves (ABDADA), until the main search stops it."""
 
     def __init__(
         self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int, selectivity: float
     ) -> None:
         self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
-        self.stats = new_stats(DISC, selectivity=selectivity)
+        self.stats = new_stats(DISC, selectivity=selectivity, shared=True)
         self.result: RootScores | None = None
         self._thread: threading.Thread | None = None
 
@@ -547,13 +595,13 @@ class _Helper:
         return int(self.stats[NODES])
 
     def start(self, order: list[int], last: int) -> None:
-        """Deepen from depth 1 (odd helpers from 2) to ``last``."""
+        """Deepen from depth 1 to ``last``, as the main search does (ABDADA shares out each depth)."""
         self._thread = threading.Thread(target=self._deepen, args=(order, last), daemon=True)
         self._thread.start()
 
     def _deepen(self, order: list[int], last: int) -> None:
         buf = new_scratch()
-        for depth in range(1 + self.index % 2, last + 1):
+        for depth in range(1, last + 1):
             root = search_root(self.p, self.o, depth, order, self.table, self.stats, self.evaluation, buf=buf)
             if not root.completed:
                 return

@@ -134,8 +134,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
         selectivity: float = 0.0,
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
-        ``seed`` fixes how ties are broken; ``threads`` (timed search only): lazy
-        SMP helpers sharing the table; ``selectivity`` (timed search only): ProbCut's
+        ``seed`` fixes how ties are broken; ``threads`` (timed search only): helper
+        threads sharing the table and the moves (ABDADA); ``selectivity`` (timed search only): ProbCut's
         threshold in standard deviations, 0 for a full-width search."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")

@@ -1,13 +1,19 @@
 """The transposition table: a preallocated numpy array the numba search reads and writes.
 
-Each entry is a row of four uint64 words, three used: the two bitboards (the full key, so a hit is
-never a collision) and one packed word holding a lower and an upper bound on
-the value, the depth they were searched to and the best move. Entries come in
+Each entry is a row of four uint64 words: the two bitboards (the full key, so a hit is
+never a collision), one packed word holding a lower and an upper bound on
+the value, the depth they were searched to and the best move, and (in a
+bucket's first row) the mark of a position a thread is searching now. Entries come in
 buckets of two, one 64-byte cache line: the first keeps the deeper search (replace-by-depth), the
 second always takes the newest, so deep results survive and fresh ones still
 find a place. Threads share one table without locks: the key words are stored
 XORed with the data word, so an entry torn by two threads writing at once no
-longer matches any position and reads as absent.
+longer matches any position and reads as absent. The busy marks are simplified
+ABDADA's (Weill; Kerrigan's simplification): a thread about to search a
+position marks it, and another thread that meets it as a later sibling puts
+it off until its other moves are done, so two threads share out the tree
+instead of searching the same nodes side by side. A mark is a hint: a lost or
+stale one costs time, never a wrong value.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ def new_table(entries: int) -> np.ndarray:
     if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) or entries < 2:
         raise ValueError(f"a transposition table needs at least 2 entries, got {entries!r}")
     size = 1 << (int(entries) - 1).bit_length()
-    # Rows of four words (the fourth unused) from a 64-byte boundary: a bucket is one cache line.
+    # Rows of four words (the fourth: busy marks) from a 64-byte boundary: a bucket is one cache line.
     raw = np.zeros(size * _ROW_WORDS + _LINE_WORDS, dtype=np.uint64)
     start = (-raw.ctypes.data // 8) % _LINE_WORDS
     return raw[start : start + size * _ROW_WORDS].reshape(size, _ROW_WORDS)
@@ -60,6 +66,33 @@ def _bucket(table: np.ndarray, p: np.uint64, o: np.uint64) -> np.int64:
     h = (p * _K1) ^ (o * _K2)
     h ^= h >> _S29
     return np.int64(h & np.uint64(table.shape[0] - 2))
+
+
+@njit(cache=True, inline="always")
+def _busy_mark(p: np.uint64, o: np.uint64) -> np.uint64:
+    """The position's busy mark: a 64-bit hash, never 0 (0 is no mark)."""
+    h = (p * _K2) ^ (o * _K1)
+    return (h ^ (h >> _S29)) | np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def is_busy(table: np.ndarray, p: np.uint64, o: np.uint64) -> bool:
+    """Whether some thread marked the position as being searched (and has not unmarked it)."""
+    return table[_bucket(table, p, o), 3] == _busy_mark(p, o)
+
+
+@njit(cache=True, inline="always")
+def mark_busy(table: np.ndarray, p: np.uint64, o: np.uint64) -> None:
+    """Mark the position as being searched (a position sharing its bucket loses its mark)."""
+    table[_bucket(table, p, o), 3] = _busy_mark(p, o)
+
+
+@njit(cache=True, inline="always")
+def clear_busy(table: np.ndarray, p: np.uint64, o: np.uint64) -> None:
+    """Remove the position's mark, if it is still the bucket's."""
+    i = _bucket(table, p, o)
+    if table[i, 3] == _busy_mark(p, o):
+        table[i, 3] = U0
 
 
 @njit(cache=True, inline="always")

@@ -12,13 +12,13 @@ from conftest import TEST_DATA, random_game
 from numba import njit
 from test_endgame import endgame_positions
 
-from agents.search.alphabeta import EXACT_DEPTH, _Helper, iterative_deepening, new_stats, search_root
+from agents.search.alphabeta import DEFERRED, EXACT_DEPTH, _Helper, iterative_deepening, new_stats, search_root
 from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.lastmoves import count_last_flips, stable_discs
 from agents.search.patterns import pattern_evaluation
-from agents.search.tt import new_table, probe, store
+from agents.search.tt import clear_busy, is_busy, mark_busy, new_table, probe, store
 from reversi_env import BLACK, PASS, GameState, parse_square, square_name
 from reversi_env.bitboard import flips
 from reversi_env.observation import observe
@@ -203,6 +203,45 @@ def test_transposition_table_round_trip() -> None:
         new_table(1)
 
 
+def test_busy_marks_are_set_and_cleared_by_their_position() -> None:
+    table = new_table(2)  # one bucket: every position shares it
+    a = (np.uint64(0x0000000810000000), np.uint64(0x0000001008000000))
+    b = (np.uint64(0x0000001008000000), np.uint64(0x0000000810000000))
+    assert not is_busy(table, *a)
+    mark_busy(table, *a)
+    assert is_busy(table, *a) and not is_busy(table, *b)
+    mark_busy(table, *b)  # b takes the bucket's mark: a's is lost (a hint, not a lock)
+    assert is_busy(table, *b) and not is_busy(table, *a)
+    clear_busy(table, *a)  # not a's mark any more: b keeps it
+    assert is_busy(table, *b)
+    clear_busy(table, *b)
+    assert not is_busy(table, *b) and not table[:, 3].any()
+
+
+def test_a_shared_search_puts_off_a_busy_move_and_keeps_every_value() -> None:
+    # Another thread "searching" the second root move and the second move of every child:
+    # the shared search puts them off, scores every move as the lone search does,
+    # and leaves no mark of its own behind.
+    evaluation = pattern_evaluation()
+    for seed in range(3):
+        state = random_game(seed)[20]
+        p, o = state.kernel_boards()
+        actions = state.legal_actions()
+        alone = search_root(p, o, 5, actions, new_table(1 << 14), new_stats(DISC), evaluation, exact_all=True)
+        table = new_table(1 << 14)
+        busy = [state.apply(actions[1])]
+        busy += [state.apply(a).apply(b) for a in actions for b in state.apply(a).legal_actions()[1:2]]
+        for child in busy:
+            mark_busy(table, *child.kernel_boards())
+        stats = new_stats(DISC, shared=True)
+        shared = search_root(p, o, 5, actions, table, stats, evaluation, exact_all=True)
+        assert shared.scores == alone.scores
+        assert stats[DEFERRED] >= 1
+        for child in busy:  # the other thread's marks gone, none of the search's own is left
+            clear_busy(table, *child.kernel_boards())
+        assert not table[:, 3].any()
+
+
 @njit(EVAL_SIGNATURE, cache=True)
 def _square_sum(p: np.uint64, o: np.uint64, weights: np.ndarray) -> np.int64:
     """A plug-in evaluation: the sum of ``weights`` over my squares minus theirs."""
@@ -334,7 +373,7 @@ def test_lazy_smp_threads_agree_with_the_solver() -> None:
 
 
 def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
-    # Left to run, a helper (odd: it starts a ply ahead) deepens until the end of the game;
+    # Left to run, a helper deepens until the end of the game;
     # its last, exact depth has the solver's score and only best moves at the top.
     for state in endgame_positions(10, 4):
         if len(state.legal_actions()) < 2:
