@@ -144,6 +144,37 @@ def _play_ray(
             ray.shutdown()
 
 
+def save_data(path: Path, rounds: list[Positions]) -> None:
+    """Write every round's labelled positions to an ``.npz`` file (``load_data`` reads it back):
+    the self-play of a run is most of its cost, and a fit variant (``refit``) then needs no games."""
+    data = Positions.concatenate(rounds)
+    sizes = np.array([len(r) for r in rounds], np.int64)
+    with open(path, "wb") as f:
+        np.savez(f, p=data.p, o=data.o, label=data.label.astype(np.float32), round_sizes=sizes)
+
+
+def load_data(path: Path) -> list[Positions]:
+    """The rounds of positions ``save_data`` wrote, in order (data only: no pickles).
+    A missing file raises ``FileNotFoundError``; anything else that is not such a
+    file raises one ``ValueError`` naming it."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            p, o, label, sizes = f["p"], f["o"], f["label"], f["round_sizes"]
+    except FileNotFoundError:
+        raise
+    except Exception as e:
+        raise ValueError(f"{str(path)!r} is not a positions file: {type(e).__name__}: {e}") from None
+    kinds = (p.dtype, o.dtype, label.dtype, sizes.dtype)
+    if kinds != (np.uint64, np.uint64, np.float32, np.int64) or any(a.ndim != 1 for a in (p, o, label, sizes)):
+        raise ValueError(f"{str(path)!r} is not a positions file: arrays of types {kinds}")
+    if not (len(p) == len(o) == len(label) == int(sizes.sum())) or np.any(sizes < 0):
+        raise ValueError(f"{str(path)!r}: round sizes {sizes.tolist()} do not add up to {len(label)} positions")
+    if not np.all(np.isfinite(label)):
+        raise ValueError(f"{str(path)!r} holds labels that are not finite numbers")
+    ends = np.cumsum(sizes)
+    return [Positions(p[e - n : e], o[e - n : e], label[e - n : e]) for n, e in zip(sizes, ends, strict=True)]
+
+
 def train(
     config: TrainConfig,
     *,
@@ -151,9 +182,11 @@ def train(
     backend: str = "local",
     progress: bool = True,
     on_round: Callable[[RoundReport, np.ndarray], None] | None = None,
+    data_file: Path | None = None,
 ) -> tuple[np.ndarray, list[RoundReport]]:
     """Train pattern weights by ``config``; ``on_round(report, weights)`` after
-    each round. Returns the final weights and the round reports."""
+    each round; with ``data_file`` the positions of all rounds are saved there
+    at the end (``save_data``). Returns the final weights and the round reports."""
     if config.games < config.rounds or config.rounds < 1:
         raise ValueError(f"need at least one game a round, got {config.games} games in {config.rounds} rounds")
     start = time.perf_counter()
@@ -188,6 +221,8 @@ def train(
             on_round(report, weights)
     bar.close()
     assert weights is not None
+    if data_file is not None:
+        save_data(data_file, data)
     return weights, reports
 
 
@@ -212,8 +247,10 @@ def train_to_file(
     backend: str = "local",
     checkpoints: Path | None = None,
     progress: bool = True,
+    data_file: Path | None = None,
 ) -> list[RoundReport]:
-    """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``)."""
+    """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``,
+    the positions to ``data_file``)."""
     reports: list[RoundReport] = []
 
     def save_round(report: RoundReport, weights: np.ndarray) -> None:
@@ -222,6 +259,8 @@ def train_to_file(
             checkpoints.mkdir(parents=True, exist_ok=True)
             save_weights(checkpoints / f"round_{report.round}.npz", weights, metadata(config, reports, command))
 
-    weights, _ = train(config, workers=workers, backend=backend, progress=progress, on_round=save_round)
+    weights, _ = train(
+        config, workers=workers, backend=backend, progress=progress, on_round=save_round, data_file=data_file
+    )
     save_weights(out, weights, metadata(config, reports, command))
     return reports

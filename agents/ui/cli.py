@@ -8,6 +8,7 @@ subcommand module a family.
     reversi solve POSITION / reversi analyze ...         the engine on one position (analysis_cli)
     reversi gtp --player SPEC / reversi nboard ...       our players as GTP / NBoard engines (engine_cli)
     reversi train-eval --games N --seed S --out FILE     train the pattern evaluation (learn_cli)
+    reversi fit-eval DATA --out FILE                     refit it on a run's saved positions (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
 
 Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,

@@ -1,10 +1,16 @@
-"""The ``reversi train-eval`` subcommand: train the pattern evaluation from self-play.
+"""The ``reversi train-eval`` subcommand: train the pattern evaluation from self-play;
+``reversi fit-eval``: refit it on positions a training run saved.
 
     reversi train-eval --games 2000 --seed 1 --out patterns.npz
     reversi train-eval --games 200000 --seed 1 --out patterns.npz --workers 8 --backend ray
+    reversi train-eval --games 2000 --seed 1 --out patterns.npz --save-data data.npz
+    reversi fit-eval data.npz --out refit.npz --ridge 20 --init patterns.npz
 
 The same seed and options give the same weights whatever ``--workers`` and
-``--backend``. The shipped weights and the command that made them: docs/evaluation.md.
+``--backend``. The self-play is most of a run's cost; ``fit-eval`` tries a fit
+variant (ridge, blend, dropping the first rounds) on a run's saved positions
+without playing again. The shipped weights and the command that made them:
+docs/evaluation.md.
 """
 
 from __future__ import annotations
@@ -12,11 +18,14 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
-from agents.learn.selfplay import SelfPlayConfig
-from agents.learn.train import TrainConfig, train_to_file
+from agents.learn.fit import fit
+from agents.learn.selfplay import Positions, SelfPlayConfig
+from agents.learn.train import TrainConfig, load_data, train_to_file
+from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 
 
@@ -96,8 +105,38 @@ def register(subparsers: Any) -> None:
         help="a position also trains the phases this many empties away (2)",
     )
     p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
+    p.add_argument(
+        "--save-data",
+        metavar="FILE",
+        help="also save every round's labelled positions here (.npz), for `reversi fit-eval`",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run_train_eval)
+
+    f = subparsers.add_parser(
+        "fit-eval",
+        help="refit the pattern evaluation on positions saved by `train-eval --save-data` (no games)",
+        description="One ridge least-squares fit of the pattern weights on saved labelled positions: "
+        "tries a fit variant (ridge, blend, which rounds) without replaying the games. Writes a weights file.",
+    )
+    f.add_argument("data", help="positions file written by `reversi train-eval --save-data`")
+    f.add_argument("--out", required=True, help="weights file to write (.npz)")
+    f.add_argument("--init", metavar="WEIGHTS", help="start the fit from these weights (default: zeros)")
+    f.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
+    f.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps (25)")
+    f.add_argument(
+        "--blend",
+        type=bounded_int(0, 10),
+        default=2,
+        help="a position also trains the phases this many empties away (2)",
+    )
+    f.add_argument(
+        "--first-round",
+        type=positive_int,
+        default=1,
+        help="fit on the positions of this round and later ones only (default 1: all)",
+    )
+    f.set_defaults(func=run_fit_eval)
 
 
 def run_train_eval(args: argparse.Namespace) -> int:
@@ -133,9 +172,10 @@ def run_train_eval(args: argparse.Namespace) -> int:
             words += [flag, str(value)]
     command = shlex.join(words)
     out = Path(args.out)
-    if not out.parent.is_dir():
-        print(f"reversi train-eval: error: no directory {str(out.parent)!r} for --out", file=sys.stderr)
-        return 2
+    for flag, path in (("--out", out), ("--save-data", Path(args.save_data) if args.save_data else None)):
+        if path is not None and not path.parent.is_dir():
+            print(f"reversi train-eval: error: no directory {str(path.parent)!r} for {flag}", file=sys.stderr)
+            return 2
     try:
         reports = train_to_file(
             config,
@@ -145,6 +185,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
             backend=args.backend,
             checkpoints=Path(args.checkpoints) if args.checkpoints else None,
             progress=not args.no_progress,
+            data_file=Path(args.save_data) if args.save_data else None,
         )
     except (OSError, ImportError) as e:
         print(f"reversi train-eval: error: {e}", file=sys.stderr)
@@ -154,5 +195,43 @@ def run_train_eval(args: argparse.Namespace) -> int:
             f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
             f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
         )
+    print(f"weights: {out}")
+    return 0
+
+
+def run_fit_eval(args: argparse.Namespace) -> int:
+    """``reversi fit-eval``: one fit on saved positions; writes the weights with the command and the fit."""
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        print(f"reversi fit-eval: error: no directory {str(out.parent)!r} for --out", file=sys.stderr)
+        return 2
+    try:
+        rounds = load_data(Path(args.data))
+        initial = read_weights(args.init).weights if args.init else None
+    except (OSError, ValueError) as e:
+        print(f"reversi fit-eval: error: {e}", file=sys.stderr)
+        return 1
+    if args.first_round > len(rounds):
+        print(
+            f"reversi fit-eval: error: --first-round {args.first_round}, but the data has {len(rounds)} rounds",
+            file=sys.stderr,
+        )
+        return 2
+    start = time.perf_counter()
+    positions = Positions.concatenate(rounds[args.first_round - 1 :])
+    result = fit(positions, initial, ridge=args.ridge, iterations=args.iterations, blend=args.blend)
+    words = ["reversi", "fit-eval", args.data, "--out", args.out]
+    for name in ("init", "ridge", "iterations", "blend", "first_round"):
+        if getattr(args, name) is not None:
+            words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
+    metadata = {
+        "command": shlex.join(words),
+        "positions": len(positions),
+        "mse_before": result.mse_before,
+        "mse_after": result.mse_after,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    save_weights(out, result.weights, metadata)
+    print(f"{len(positions)} positions, mse {result.mse_before:.1f} -> {result.mse_after:.1f}")
     print(f"weights: {out}")
     return 0

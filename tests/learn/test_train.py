@@ -11,7 +11,7 @@ from conftest import run_cli
 
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.learn.train import TrainConfig, play_round, train
+from agents.learn.train import TrainConfig, load_data, play_round, train
 from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position
 from agents.search.evaluation import DISC, Evaluation
@@ -201,6 +201,31 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
     assert np.array_equal(read_weights(again).weights, saved.weights)
 
 
+def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, data = tmp_path / "w.npz", tmp_path / "data.npz"
+    argv = ["train-eval", "--games", "6", "--seed", "3", "--rounds", "2", "--iterations", "4", "--no-progress"]
+    assert main([*argv, "--out", str(out), "--save-data", str(data)]) == 0
+    rounds = load_data(data)
+    reported = [r["positions"] for r in read_weights(out).metadata["rounds"]]
+    assert [len(r) for r in rounds] == [reported[0], reported[1] - reported[0]] and reported[0] > 0
+    assert main([*argv, "--out", str(tmp_path / "same.npz")]) == 0  # saving the data changes nothing
+    assert np.array_equal(read_weights(tmp_path / "same.npz").weights, read_weights(out).weights)
+    capsys.readouterr()
+    refit = tmp_path / "refit.npz"
+    assert main(["fit-eval", str(data), "--out", str(refit), "--ridge", "20", "--iterations", "6"]) == 0
+    direct = fit(Positions.concatenate(rounds), ridge=20, iterations=6)
+    saved = read_weights(refit)
+    assert np.array_equal(saved.weights, direct.weights.astype(np.float16).astype(np.float32))
+    assert saved.metadata["positions"] == reported[1] and "--ridge 20" in saved.metadata["command"]
+    assert f"{reported[1]} positions" in capsys.readouterr().out
+    later = tmp_path / "later.npz"
+    assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "2", "--init", str(out)]) == 0
+    assert read_weights(later).metadata["positions"] == len(rounds[1])
+    assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "3"]) == 2
+    assert main(["fit-eval", str(tmp_path / "none.npz"), "--out", str(later)]) == 1
+    assert main(["fit-eval", str(out), "--out", str(later)]) == 1  # a weights file is not data
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -213,6 +238,7 @@ def test_cli_writes_weights_with_their_command(tmp_path: Path, capsys: pytest.Ca
         (["--games", "4", "--blend", "11"], "--blend"),
         (["--games", "4", "--cut-exploration=yes"], "--cut-exploration"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
+        (["--games", "4", "--save-data", "no/such/dir/d.npz"], "no directory"),
     ],
 )
 def test_cli_bad_input_is_one_clear_line(
