@@ -54,6 +54,18 @@ _RECORDED_OPTIONS = (
 --backend, --checkpoints: they do not change the weights)."""
 
 
+def _add_fit_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the ridge fit, which ``train-eval`` and ``fit-eval`` share."""
+    parser.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
+    parser.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
+    parser.add_argument(
+        "--blend",
+        type=bounded_int(0, 10),
+        default=2,
+        help="a position also trains the phases this many empties away (2)",
+    )
+
+
 def register(subparsers: Any) -> None:
     """Add the ``train-eval`` subcommand to an argparse subparsers object."""
     p = subparsers.add_parser(
@@ -96,14 +108,7 @@ def register(subparsers: Any) -> None:
         "(best one-ply value of its moves; the search value with --search-depth), so a random move is not "
         "blamed on the positions before it (Watkins' Q(lambda)); from round 2",
     )
-    p.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
-    p.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
-    p.add_argument(
-        "--blend",
-        type=bounded_int(0, 10),
-        default=2,
-        help="a position also trains the phases this many empties away (2)",
-    )
+    _add_fit_options(p)
     p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
     p.add_argument(
         "--save-data",
@@ -122,14 +127,7 @@ def register(subparsers: Any) -> None:
     f.add_argument("data", help="positions file written by `reversi train-eval --save-data`")
     f.add_argument("--out", required=True, help="weights file to write (.npz)")
     f.add_argument("--init", metavar="WEIGHTS", help="start the fit from these weights (default: zeros)")
-    f.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
-    f.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps (25)")
-    f.add_argument(
-        "--blend",
-        type=bounded_int(0, 10),
-        default=2,
-        help="a position also trains the phases this many empties away (2)",
-    )
+    _add_fit_options(f)
     f.add_argument(
         "--first-round",
         type=positive_int,
