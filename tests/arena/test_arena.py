@@ -297,10 +297,11 @@ class Killer:
     name = "killer"
 
     def act(self, observation):
-        if not os.path.exists(MARKER):
-            open(MARKER, "w").close()
-            os._exit(9)  # the worker process dies mid-game, once
-        return int(observation["action_mask"].nonzero()[0][0])
+        try:  # created atomically: of two workers that reach this at once, one dies
+            os.close(os.open(MARKER, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        except FileExistsError:
+            return int(observation["action_mask"].nonzero()[0][0])
+        os._exit(9)  # the worker process dies mid-game, once
 
 
 def make():
