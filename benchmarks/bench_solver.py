@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
     parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
-    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N lazy-SMP threads")
+    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N threads (ABDADA)")
     parser.add_argument(
         "--to-depth", type=int, help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)"
     )
