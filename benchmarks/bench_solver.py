@@ -13,7 +13,10 @@ time of the child), and prints the ratio to our one-best-move time.
 With ``--games N`` it solves, instead of the FFO positions, positions of N
 engine games (``engine_positions``: not a test set, so that the solver's
 tuning can be checked on positions it was not tuned on); there is no known
-score to compare with then.
+score to compare with then; with ``--timed S`` as well, the timed engine
+plays each of those positions in S seconds, with and without its jump to
+the exact end (``EXACT_JUMP``), and its moves are checked against the exact
+best ones.
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
@@ -24,6 +27,7 @@ a depth is what a second thread buys).
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
+    python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.search.alphabeta import iterative_deepening
+from agents.search.alphabeta import EXACT_JUMP, iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import AlphaBetaAgent
@@ -105,6 +109,35 @@ def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> 
         print(
             f"{len(positions)} positions of engine games, {'every best move' if all_best else 'one best move'}: "
             f"{seconds:.2f} s, {nodes:,d} nodes, {nodes / seconds / 1e6:.2f} M nodes/s"
+        )
+
+
+def timed_moves(positions: list[GameState], seconds: float) -> None:
+    """The timed engine's move (``alphabeta:time=S``'s search, one thread, a fresh
+    table) in each of ``positions``, with the jump to the exact end
+    (``EXACT_JUMP``) and without it, alternated position by position: how
+    often it is not an exact best move, and the discs it gives away."""
+    solver, evaluation = Solver(), pattern_evaluation()
+    missed = dict.fromkeys((EXACT_JUMP, 0), 0)
+    lost = dict.fromkeys((EXACT_JUMP, 0), 0)
+    for state in positions:
+        solution = solver.solve(state)
+        assert solution is not None
+        p, o = state.kernel_boards()
+        for jump in missed:
+            root, _ = iterative_deepening(
+                p, o, state.legal_actions(), new_table(1 << 20), evaluation, time_limit=seconds, exact_jump=jump
+            )
+            move = root.best_moves()[0]
+            if move not in solution.best_actions:
+                child = solver.solve(state.apply(move), all_best=False)
+                assert child is not None
+                missed[jump] += 1
+                lost[jump] += solution.score + child.score  # the child's score is the opponent's
+    for jump in missed:
+        print(
+            f"{seconds:g} s a move, exact_jump={jump}: {missed[jump]} of {len(positions)} moves not an exact best, "
+            f"{lost[jump]} discs given away"
         )
 
 
@@ -180,12 +213,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--empties", type=int, default=21, help="--games: empty squares of the positions")
     parser.add_argument("--empties-max", type=int, help="--games: up to this many empties (game by game)")
     parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games")
+    parser.add_argument(
+        "--timed", type=float, metavar="S", help="--games: the timed engine's moves against the exact best ones instead"
+    )
     args = parser.parse_args(argv)
     if args.games:
         empties_max = args.empties if args.empties_max is None else args.empties_max
         positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
-        solve_games(positions, args.one_best_only, args.cap)
+        if args.timed is not None:
+            timed_moves(positions, args.timed)
+        else:
+            solve_games(positions, args.one_best_only, args.cap)
         return 0
     if args.midgame:
         walls = [midgame(args.midgame, threads=n, depth=args.to_depth) for n in range(1, args.threads + 1)]

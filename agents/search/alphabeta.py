@@ -54,6 +54,14 @@ INF = np.int64(1 << 40)
 EXACT_DEPTH = 64
 """A depth that reaches the end of any game: the exact mode."""
 
+EXACT_JUMP = 7
+"""Iterative deepening goes from a depth straight to the end of the game once
+the end is this many plies or fewer beyond the next depth: the exact search
+of the last 20 empties costs about what a 13-ply midgame search does (parity,
+fastest-first and the unrolled last moves are cheaper than evaluations), so
+deepening ply by ply towards the end spends the budget where an exact score
+is within reach (measured in docs/engine.md)."""
+
 LIMIT, STOP, SCALE, WOF, SELECTIVITY, SHARED, DEFERRED = 1, 2, 3, 4, 5, 6, 7
 """``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring,
 ProbCut's threshold in hundredths of a standard deviation (0: no ProbCut), whether other threads
@@ -527,10 +535,12 @@ def iterative_deepening(
     exact_all: bool = False,
     threads: int = 1,
     selectivity: float = 0.0,
+    exact_jump: int = EXACT_JUMP,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
-    (that depth is exact), the clock or the node budget; returns the last
+    (that depth is exact, and searched as soon as it is within ``exact_jump``
+    plies of the next depth), the clock or the node budget; returns the last
     depth that finished and the nodes searched. With a budget so small that
     not even depth 1 finished, every move scores 0 at depth 0. Unless
     ``exact_all``, a depth cut short once it has searched the last depth's best
@@ -548,19 +558,21 @@ def iterative_deepening(
     stops, a depth a helper finished that is deeper than the main search's
     is played instead. One thread is fully deterministic.
     ``selectivity`` > 0 prunes the midgame by ProbCut at that many standard
-    deviations (``pvs``)."""
+    deviations (``pvs``). ``exact_jump``: how near the end the depths jump
+    to it (``deepening_depths``; ``exact_all`` never jumps)."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
     stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
     buf = new_scratch()
+    depths = deepening_depths(last, n_empty, 0 if exact_all else exact_jump)
     helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
     for helper in helpers:
-        helper.start(list(actions), last)
+        helper.start(list(actions), depths)
     order = list(actions)
     result = RootScores(dict.fromkeys(actions, 0), 0, False)
     clock = StopClock(stats, STOP, budget(time_limit)) if time_limit is not None else None
     with clock if clock is not None else nullcontext():
-        for depth in range(1, last + 1):
+        for depth in depths:
             if clock is not None and exact_all and depth > 1 and not clock.may_deepen():
                 break
             root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
@@ -575,6 +587,15 @@ def iterative_deepening(
         if helper.result is not None and helper.result.depth > result.finished_depth:
             result = helper.result
     return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
+
+
+def deepening_depths(last: int, end: int, jump: int = EXACT_JUMP) -> list[int]:
+    """The depths iterative deepening searches up to ``last``: one ply at a
+    time; and when ``last`` is the end of the game (``end``, the empty
+    squares), straight to it once it is within ``jump`` plies of the next depth."""
+    if last < end:
+        return list(range(1, last + 1))
+    return [*range(1, max(last - jump, 1)), last]
 
 
 class _Helper:
@@ -594,14 +615,14 @@ class _Helper:
         """The nodes this helper searched."""
         return int(self.stats[NODES])
 
-    def start(self, order: list[int], last: int) -> None:
-        """Deepen from depth 1 to ``last``, as the main search does (ABDADA shares out each depth)."""
-        self._thread = threading.Thread(target=self._deepen, args=(order, last), daemon=True)
+    def start(self, order: list[int], depths: list[int]) -> None:
+        """Search ``depths`` in turn, as the main search does (ABDADA shares out each depth)."""
+        self._thread = threading.Thread(target=self._deepen, args=(order, depths), daemon=True)
         self._thread.start()
 
-    def _deepen(self, order: list[int], last: int) -> None:
+    def _deepen(self, order: list[int], depths: list[int]) -> None:
         buf = new_scratch()
-        for depth in range(1, last + 1):
+        for depth in depths:
             root = search_root(self.p, self.o, depth, order, self.table, self.stats, self.evaluation, buf=buf)
             if not root.completed:
                 return

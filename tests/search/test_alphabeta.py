@@ -12,7 +12,16 @@ from conftest import TEST_DATA, random_game
 from numba import njit
 from test_endgame import endgame_positions
 
-from agents.search.alphabeta import DEFERRED, EXACT_DEPTH, _Helper, iterative_deepening, new_stats, search_root
+from agents.search.alphabeta import (
+    DEFERRED,
+    EXACT_DEPTH,
+    EXACT_JUMP,
+    _Helper,
+    deepening_depths,
+    iterative_deepening,
+    new_stats,
+    search_root,
+)
 from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
@@ -372,6 +381,40 @@ def test_lazy_smp_threads_agree_with_the_solver() -> None:
         assert agent.last_depth == EXACT_DEPTH
 
 
+@pytest.mark.parametrize("end", [1, 2, 5, 8, 9, 12, 20, 40, 60])
+def test_deepening_goes_one_ply_at_a_time_then_straight_to_the_end(end: int) -> None:
+    depths = deepening_depths(end, end)
+    assert depths[-1] == end and depths == sorted(set(depths)) and depths[0] >= 1
+    *steps, _ = depths
+    assert steps == list(range(1, len(steps) + 1))  # one ply at a time up to the jump
+    next_depth = len(steps) + 1
+    assert next_depth == end or end - next_depth <= EXACT_JUMP  # jumps once the end is this close
+    assert not steps or end - len(steps) > EXACT_JUMP  # and not before
+    assert deepening_depths(end, end, 0) == list(range(1, end + 1))
+    assert deepening_depths(end - 1, end) == list(range(1, end))  # a depth cap short of the end: no jump
+
+
+def test_the_jump_to_the_end_finds_the_exact_scores_with_fewer_nodes() -> None:
+    # 14 empties: one ply at a time, the search spends its nodes on midgame depths
+    # 8 to 13 that the exact depth then makes worthless.
+    evaluation = pattern_evaluation()
+    nodes = {}
+    for jump in (0, EXACT_JUMP):
+        nodes[jump] = 0
+        for seed in range(6):
+            state = next(s for s in random_game(seed) if s.num_empty() == 14)
+            if state.is_terminal() or state.legal_actions() == [PASS]:
+                continue
+            p, o = state.kernel_boards()
+            root, n = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 16), evaluation, exact_jump=jump)
+            solution = solve_position(state)
+            assert solution is not None and root.completed and root.depth == 14
+            assert max(root.scores.values()) == solution.score * DISC
+            assert set(root.best_moves()) <= set(solution.best_actions)
+            nodes[jump] += n
+    assert nodes[EXACT_JUMP] < nodes[0] / 2
+
+
 def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
     # Left to run, a helper deepens until the end of the game;
     # its last, exact depth has the solver's score and only best moves at the top.
@@ -382,7 +425,7 @@ def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:
         sol = solve_position(state)
         assert sol is not None
         helper = _Helper(p, o, new_table(1 << 14), HAND_EVALUATION, 1, 0.0)
-        helper.start(state.legal_actions(), 10)
+        helper.start(state.legal_actions(), deepening_depths(10, 10))
         deadline = time.perf_counter() + 60.0
         while (helper.result is None or helper.result.depth < 10) and time.perf_counter() < deadline:
             time.sleep(0.001)
