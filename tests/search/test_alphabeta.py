@@ -396,7 +396,7 @@ def test_deepening_goes_one_ply_at_a_time_then_straight_to_the_end(end: int) -> 
 
 def test_the_jump_to_the_end_finds_the_exact_scores_with_fewer_nodes() -> None:
     # 14 empties: one ply at a time, the search spends its nodes on midgame depths
-    # 8 to 13 that the exact depth then makes worthless.
+    # 7 to 13 that the exact depth then makes worthless.
     evaluation = pattern_evaluation()
     nodes = {}
     for jump in (0, EXACT_JUMP):
