@@ -698,10 +698,14 @@ class MCTSAgent:
         (``simulate_shared``). A timed search sets ``stop`` when it ends (out of
         time, proven or decided: the other threads need not search on).
         Returns the simulations done."""
-        kernel = simulate_shared if self.threads > len(self._trees) else simulate
+        shared = self.threads > len(self._trees)
         nodes, root = tree.nodes, tree.root
         rng, path = self._rngs[i], self._paths[i]
         policy = bb.CORNER_AWARE if self.informed else bb.UNIFORM
+        knobs = (
+            self.c, rng, path, self.solver, policy, self.bias, self.mix, self.ply, self.fpu, self.minimax,
+            self.heuristic, self.heuristic_weights,
+        )  # fmt: skip
         done = 0
         rate = float(_SIMULATIONS_PER_SECOND)
         while done < budget and nodes[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
@@ -714,11 +718,10 @@ class MCTSAgent:
             batch = min(budget - done, max(16, int(rate * seconds)))
             t = time.perf_counter()
             ran = int(
-                kernel(
-                    nodes, meta, root, batch, self.c, rng, path, self.solver, policy,
-                    self.bias, self.mix, self.ply, self.fpu, self.minimax, self.heuristic, self.heuristic_weights,
-                )
-            )  # fmt: skip
+                simulate_shared(nodes, tree.tally, i, meta, root, batch, *knobs)
+                if shared
+                else simulate(nodes, meta, root, batch, *knobs)
+            )
             dt = time.perf_counter() - t
             done += ran
             if dt > 0:

@@ -22,9 +22,14 @@ Several threads may grow one tree at once (``simulate_shared``, with
 part of the array (``Tree.pools``), a node is expanded by the one thread that
 ``claim``s it and its children are ``publish``ed by the write of ``first``,
 after them (readers take ``first``, then ``nchild``: ``published_children``);
-visits and values change by atomic updates (``add_visits``, ``add_value``:
-numba intrinsics over LLVM's atomic instructions), with a virtual loss on the
-path of every simulation under way.
+visits and values change without locks (``add_visits``, ``add_value``: a
+relaxed atomic load and store each, numba intrinsics over LLVM's atomic
+instructions), as Fuego's lock-free tree does, with a virtual loss on the path
+of every simulation under way. An update another thread makes in between is
+lost (about one in a thousand, measured in docs/mcts.md), which the search
+shrugs off; what a search reports stays exact: each thread also tallies the
+root and its children in a row of its own (``tally``), which ``Tree.gather``
+writes into them.
 """
 
 from __future__ import annotations
@@ -94,8 +99,14 @@ VIRTUAL_LOSS = 1.0
 """What a shared-tree search counts against a node while a thread's simulation
 through it is under way: one visit lost, taken back at the backup."""
 
+TALLY_SLOTS = 68
+"""A thread's tally row (``Tree.pools``): the root, then up to 64 children and
+a pass, padded so 16-byte slots fill whole 64-byte cache lines."""
 
-# -- atomic updates of one node (shared-tree search) ---------------------------------
+_TALLY = types.float64[:, :, ::1]
+
+
+# -- one node's fields, shared by threads (shared-tree search) ----------------------
 
 _OFFSETS = {name: int(spec[1]) for name, spec in (NODE_DTYPE.fields or {}).items()}
 """Byte offset of each field in a node."""
@@ -112,12 +123,15 @@ def _field_pointer(context, builder, arrty, array, index, field: str, llty):  # 
 
 @intrinsic
 def add_visits(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
-    """``tree[node].visits += delta`` as one atomic update (no update lost to another thread)."""
+    """``tree[node].visits += delta`` by a relaxed atomic load and store: no
+    locked instruction (a locked add costs a shared tree about a fifth of its
+    speed, docs/mcts.md) and never a torn count; an update another thread
+    stores between the two is lost."""
     sig = types.void(tree, types.int64, types.int32)
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "visits", ir.IntType(32))
-        builder.atomic_rmw("add", ptr, args[2], "monotonic")
+        builder.store_atomic(builder.add(builder.load_atomic(ptr, "monotonic", 4), args[2]), ptr, "monotonic", 4)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -125,12 +139,13 @@ def add_visits(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
 
 @intrinsic
 def add_value(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
-    """``tree[node].value += delta`` as one atomic update."""
+    """``tree[node].value += delta`` as ``add_visits`` adds (a locked float
+    add would be a compare-and-swap loop)."""
     sig = types.void(tree, types.int64, types.float64)
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         ptr = _field_pointer(context, builder, signature.args[0], args[0], args[1], "value", ir.DoubleType())
-        builder.atomic_rmw("fadd", ptr, args[2], "monotonic")
+        builder.store_atomic(builder.fadd(builder.load_atomic(ptr, "monotonic", 8), args[2]), ptr, "monotonic", 8)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -499,7 +514,7 @@ _SIMULATE_SIGNATURE = int64(
     _NODES, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, int64, boolean, float64,
     LEAF_VALUE_TYPE, LEAF_WEIGHTS,
 )  # fmt: skip
-"""``simulate``'s and ``simulate_shared``'s explicit signature (see their arguments)."""
+"""``simulate``'s explicit signature (see its arguments)."""
 
 
 @njit(
@@ -584,24 +599,45 @@ def descend_shared(
 
 
 @njit(cache=True)
-def backup_shared(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solver: bool) -> None:
+def backup_shared(
+    tree: np.ndarray, tally: np.ndarray, mine: np.int64, path: np.ndarray, d: np.int64, r: np.float64, solver: bool
+) -> None:
     """``backup`` after ``descend_shared``: the visits are counted already, the
-    virtual losses are taken back as the result goes in."""
+    virtual losses are taken back as the result goes in; the root's and its
+    child's visit and result also go into this thread's row ``mine`` of
+    ``tally`` (slot 0 the root, 1 + i its child i), which no other thread
+    writes, so they are exact."""
+    own = tally[mine]
     for k in range(d, 0, -1):
         add_value(tree, path[k], r + VIRTUAL_LOSS)
+        if k == 1:
+            slot = 1 + path[1] - tree[path[0]].first
+            own[slot, 0] += 1.0
+            own[slot, 1] += r
         r = -r
     add_value(tree, path[0], r)
+    own[0, 0] += 1.0
+    own[0, 1] += r
     if solver:
         backup_proof(tree, path, d)
 
 
+_SHARED_SIGNATURE = int64(
+    _NODES, _TALLY, int64, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, int64,
+    boolean, float64, LEAF_VALUE_TYPE, LEAF_WEIGHTS,
+)  # fmt: skip
+"""``simulate_shared``'s explicit signature: ``simulate``'s with the tallies and the thread's row after the tree."""
+
+
 @njit(
-    _SIMULATE_SIGNATURE,
+    _SHARED_SIGNATURE,
     cache=True,
     nogil=True,
 )
 def simulate_shared(
     tree: np.ndarray,
+    tally: np.ndarray,
+    mine: np.int64,
     meta: np.ndarray,
     root: np.int64,
     n: np.int64,
@@ -622,8 +658,11 @@ def simulate_shared(
     parallelisation): ``meta`` is this thread's own pool (next free node, end)
     in the shared array, so allocation needs no lock; a leaf is expanded by the
     one thread that claims it (``claim``), a thread that finds it claimed values
-    it by its static value; visits and values change by atomic updates, with a
-    virtual loss while a simulation is under way (``descend_shared``). With
+    it by its static value; visits and values change without locks, with a
+    virtual loss while a simulation is under way (``descend_shared``), and
+    the root's and its children's are tallied exactly in row ``mine`` of
+    ``tally`` (``backup_shared``; ``Tree.pools`` makes the rows,
+    ``Tree.gather`` writes them in). With
     ``ply=0`` a leaf is expanded once it was visited before, as ``simulate``
     does. Proven statuses and minimax values are plain writes: two threads
     write the same proof, and a minimax value lost to a race is written again by
@@ -656,7 +695,7 @@ def simulate_shared(
         ):
             expand(tree, meta, path[d], solver, heuristic, value, weights)  # a finished game: its proof
         r = leaf_result(tree, path[d], rng, policy, mix, ply, heuristic, value, weights)
-        backup_shared(tree, path, d, r, solver)
+        backup_shared(tree, tally, mine, path, d, r, solver)
         if alpha > 0.0:
             backup_minimax(tree, path, d)
     return n
@@ -729,6 +768,10 @@ class Tree:
         self.meta = np.zeros(2, dtype=np.int64)
         """Nodes in use, pool size (the kernels' ``meta``)."""
         self.root = 0
+        self.tally = np.zeros((0, TALLY_SLOTS, 2))
+        """The threads' exact tallies of the root and its children during a shared-tree search (``backup_shared``)."""
+        self._tallied = np.zeros(0, dtype=NODE_DTYPE)
+        """The root and its children as they were when the tallies began."""
 
     @property
     def size(self) -> int:
@@ -771,14 +814,27 @@ class Tree:
     def pools(self, threads: int) -> list[np.ndarray]:
         """The free nodes split into ``threads`` pools, one a thread of a
         shared-tree search (``simulate_shared``): each a ``meta`` (next free
-        node, end) followed by its start."""
+        node, end) followed by its start. Also zeroes the threads' ``tally``
+        rows; the root must be expanded."""
+        self.tally = np.zeros((threads, TALLY_SLOTS, 2))
+        self._tallied = np.concatenate([self.nodes[self.root : self.root + 1], self.children()])
         bounds = np.linspace(self.meta[0], self.meta[1], threads + 1).astype(np.int64)
         return [np.array([bounds[i], bounds[i + 1], bounds[i]], dtype=np.int64) for i in range(threads)]
 
     def gather(self, pools: Sequence[np.ndarray]) -> None:
-        """After a shared-tree search: count the nodes the ``pools`` took. The
-        array then has gaps (each pool's unused end), so it is marked full:
-        ``reroot`` (which compacts it) or ``start`` before it grows again."""
+        """After a shared-tree search: count the nodes the ``pools`` took and
+        give the root and its children their exact visits and values (as they
+        were plus the threads' tallies; an update lost to a race deeper in the
+        tree stays lost). The array then has gaps (each pool's unused end), so
+        it is marked full: ``reroot`` (which compacts it) or ``start`` before
+        it grows again."""
+        k = len(self._tallied)
+        added = self.tally[:, :k].sum(axis=0)
+        first = int(self.nodes[self.root]["first"])
+        for at, slot in ((self.root, slice(0, 1)), (first, slice(1, k))):
+            span = slice(at, at + slot.stop - slot.start)
+            self.nodes["visits"][span] = self._tallied["visits"][slot] + added[slot, 0].astype(np.int32)
+            self.nodes["value"][span] = self._tallied["value"][slot] + added[slot, 1]
         self.meta[0] = self.meta[1] = int(self.meta[0]) + sum(int(pool[0] - pool[2]) for pool in pools)
 
     def children(self, node: int | None = None) -> np.ndarray:

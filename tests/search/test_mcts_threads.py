@@ -1,7 +1,8 @@
 """MCTS on several threads (``MCTSAgent(threads=N)``, ``mcts:threads=N``), in
 one shared tree (the default) and root-parallel: legal moves and games, the
 forced wins one thread finds, the shared tree's statistics after threads raced
-on it (no node lost, visits adding up, virtual losses taken back), the merge of
+on it (no node lost, the root's visits exact, few updates lost below it, virtual
+losses taken back), the merge of
 root-parallel trees on hand-made numbers, reproducibility under a simulation
 budget (root-parallel), the GIL released by the numba loops, Ctrl-C, and bad
 settings. Speed and strength are measured in benchmarks/bench_mcts.py."""
@@ -57,6 +58,17 @@ def children(rows: list[tuple[int, int, float, int]]) -> np.ndarray:
 
 def merged(kids: np.ndarray) -> dict[int, tuple[int, float, int]]:
     return {int(k["move"]): (int(k["visits"]), float(k["value"]), int(k["status"])) for k in kids}
+
+
+LOST_RATE = 0.002
+"""The share of all visits a raced-on shared tree may miss: updates lost between a
+thread's load and its store (a few in ten thousand are, docs/mcts.md)."""
+
+
+def slack(visits: int | np.ndarray) -> float | np.ndarray:
+    """What one node with ``visits`` may miss: lost updates come in bursts, when
+    both threads pass a node at once, so a small node can miss a few."""
+    return 0.02 * visits + 10
 
 
 def test_combine_roots_sums_visits_and_values_per_move() -> None:
@@ -185,9 +197,13 @@ def test_the_shared_tree_is_reused_between_moves() -> None:
     agent = MCTSAgent(simulations=3000, seed=5, threads=2)
     s0 = GameState.initial()
     r0 = agent.search(s0)
+    chosen = int(agent._tree.nodes[agent._tree.root]["first"]) + r0.actions.index(r0.action)
+    kept = int(agent._tree.children(chosen)["visits"].sum())
     r1 = agent.search(s0.apply(r0.action))
     assert r1.reused == r0.visits[r0.actions.index(r0.action)]
-    assert r1.visits.sum() == r1.reused - 1 + r1.simulations  # as one thread: its first visit expanded it
+    assert r1.visits.sum() == kept + r1.simulations  # every simulation of this search counted
+    # As one thread: its first visit expanded it (give or take the updates below the root lost to a race).
+    assert r1.reused - 1 - kept <= slack(r1.reused)
     assert r1.nodes <= agent.max_nodes
 
 
@@ -246,7 +262,7 @@ def search_shared(tree: Tree, threads: int, simulations: int, ply: int = 1, mix:
 
     def work(i: int) -> None:
         simulate_shared(
-            tree.nodes, pools[i], np.int64(tree.root), np.int64(simulations), 0.5, bb.make_rng(i),
+            tree.nodes, tree.tally, i, pools[i], np.int64(tree.root), np.int64(simulations), 0.5, bb.make_rng(i),
             np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, mix, ply, True, 0.5, handwritten_value,
             NO_WEIGHTS,
         )  # fmt: skip
@@ -288,36 +304,47 @@ def test_the_shared_tree_adds_up_after_threads_raced_on_it(ply: int, mix: float)
     found = reachable(tree)
     assert len(found) == tree.size  # no node lost: every node taken from a pool hangs in the tree
     assert len(set(found)) == len(found)  # and each exactly once
-    assert nodes[tree.root]["visits"] == 60_000  # no visit lost to a race (atomic updates)
+    # The root and its children are exact (each thread's own tally): no visit lost to a race.
+    assert list(tree.tally[:, 0, 0]) == [30_000, 30_000]
+    root = nodes[tree.root]
+    assert root["visits"] == 60_000 == tree.children()["visits"].sum()
+    assert root["value"] == pytest.approx(-tree.children()["value"].sum())
+    missed = 0
     for node in found:
         nd = nodes[node]
+        visits = int(nd["visits"])
         assert nd["first"] != EXPANDING  # every claimed node was expanded
-        assert abs(float(nd["value"])) <= int(nd["visits"]) + 1e-6  # results in [-1, 1], virtual losses taken back
+        # Results in [-1, 1], virtual losses taken back (give or take the few updates lost to a race).
+        assert abs(float(nd["value"])) <= visits + slack(visits), node
         if nd["first"] < 0 or nd["nchild"] == 0:
             continue
         kids = nodes[int(nd["first"]) : int(nd["first"]) + int(nd["nchild"])]
-        ended_here = int(nd["visits"]) - int(kids["visits"].sum())
+        ended_here = visits - int(kids["visits"].sum())
         # No child above its parent; at ply 1 the simulation that expanded a node ended there (at ply 0 it
         # stepped into a child, and the visit before it may have been another thread's passing through).
-        assert ended_here >= (1 if ply == 1 and node != tree.root else 0), node
+        short = (1 if ply == 1 and node != tree.root else 0) - ended_here
+        assert short <= slack(visits), node
+        missed += max(short, 0)
+    assert missed <= LOST_RATE * sum(int(nodes[node]["visits"]) for node in found)  # lost updates are rare
 
 
 def test_no_thread_reads_a_half_expanded_node() -> None:
     # Many short races from positions all through a game (a stress test: the interleavings differ run to run).
     # A simulation that read a node's first child published but its child count not yet would back up a
     # false game end or, over an empty block, an infinite one-ply value: every value sum stays within its
-    # visits and every static or minimax value in [-1, 1].
+    # visits (give or take the few updates lost to a race) and every static or minimax value in [-1, 1].
     for plies in (4, 10, 16, 24, 32, 40, 46):
         tree = shared_root(plies=plies, capacity=300_000)
         search_shared(tree, threads=2, simulations=3000)
         nodes = tree.nodes[np.array(reachable(tree))]
-        assert np.all(np.abs(nodes["value"]) <= nodes["visits"] + 1e-6), plies
+        assert np.all(np.abs(nodes["value"]) <= nodes["visits"] + slack(nodes["visits"])), plies
         assert np.all(np.abs(nodes["prior"]) <= 1.0), plies
 
 
 def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> None:
-    # Two descents before either backs up, as two threads interleave them.
+    # Two descents before either backs up, as threads 0 and 1 interleave them.
     tree = shared_root(plies=4, capacity=10_000)
+    pools = tree.pools(2)
     root = tree.nodes[0]
     first, k = int(root["first"]), int(root["nchild"])
     a, b = np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64)
@@ -326,12 +353,19 @@ def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> N
     db = descend_shared(tree.nodes, np.int64(0), 0.5, 1.0, True, 0.5, b)
     assert db == 1 and b[1] != a[1]  # the first child now looks lost: the second descent takes another
     assert root["visits"] == 2
-    backup_shared(tree.nodes, a, da, np.float64(0.5), True)
-    backup_shared(tree.nodes, b, db, np.float64(-0.25), True)
+    backup_shared(tree.nodes, tree.tally, 0, a, da, np.float64(0.5), True)
+    backup_shared(tree.nodes, tree.tally, 1, b, db, np.float64(-0.25), True)
     kids = tree.nodes[first : first + k]
     assert kids["visits"].sum() == 2 and root["visits"] == 2
     assert tree.nodes[a[1]]["value"] == 0.5 and tree.nodes[b[1]]["value"] == -0.25  # the results, nothing else
     assert root["value"] == -0.25  # both results from the root's side
+    # Each thread tallied its own simulation, root in slot 0 and child i in slot 1 + i.
+    np.testing.assert_array_equal(tree.tally[0, [0, 1 + a[1] - first]], [[1, -0.5], [1, 0.5]])
+    np.testing.assert_array_equal(tree.tally[1, [0, 1 + b[1] - first]], [[1, 0.25], [1, -0.25]])
+    assert np.count_nonzero(tree.tally) == 8
+    tree.nodes[first : first + k]["visits"] += 5  # a race's leftovers in the children: the tallies decide
+    tree.gather(pools)
+    assert kids["visits"].sum() == 2 and root["visits"] == 2 and root["value"] == -0.25
 
 
 @njit
