@@ -101,7 +101,8 @@ through it is under way: one visit lost, taken back at the backup."""
 
 TALLY_SLOTS = 68
 """A thread's tally row (``Tree.pools``): the root, then up to 64 children and
-a pass, padded so 16-byte slots fill whole 64-byte cache lines."""
+a pass, padded to 68 16-byte slots, a whole number of 64-byte cache lines, so
+two threads' rows share at most the line where one ends."""
 
 _TALLY = types.float64[:, :, ::1]
 
@@ -607,17 +608,17 @@ def backup_shared(
     child's visit and result also go into this thread's row ``mine`` of
     ``tally`` (slot 0 the root, 1 + i its child i), which no other thread
     writes, so they are exact."""
-    own = tally[mine]
     for k in range(d, 0, -1):
         add_value(tree, path[k], r + VIRTUAL_LOSS)
-        if k == 1:
-            slot = 1 + path[1] - tree[path[0]].first
-            own[slot, 0] += 1.0
-            own[slot, 1] += r
         r = -r
     add_value(tree, path[0], r)
+    own = tally[mine]
     own[0, 0] += 1.0
     own[0, 1] += r
+    if d > 0:
+        slot = 1 + path[1] - tree[path[0]].first
+        own[slot, 0] += 1.0
+        own[slot, 1] -= r  # the child's result is the root's negated
     if solver:
         backup_proof(tree, path, d)
 
