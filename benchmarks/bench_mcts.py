@@ -10,7 +10,9 @@ is the default agent (no playouts: the learned value searched one ply deep at
 each leaf, docs/mcts.md) for reference. Best of three runs each.
 
 ``--threads`` measures the search on two threads instead: the default agent's
-simulations and nodes (tree nodes created) per second with one thread and with
+simulations and nodes (tree nodes created) per second, from the start and 20
+plies into a seeded random game (``--plies`` for other positions of that
+game), with one thread and with
 two in one shared tree (the default, ``parallel="tree"``), then with two
 root-parallel trees (``parallel="root"``), side by side with the ratio (wall
 clock), the CPU seconds the process got per wall second (how loaded the
@@ -20,7 +22,8 @@ the 2-ply openings, colours swapped (``--parallel root`` for root-parallel).
 The load average is printed before and after.
 
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
-    python benchmarks/bench_mcts.py --threads [--match-games 24 --match-time 0.5 --parallel tree]
+    python benchmarks/bench_mcts.py --threads [--plies 0 10 20 30 40]
+    python benchmarks/bench_mcts.py --threads --match-games 24 [--match-time 0.5 --parallel tree]
 """
 
 from __future__ import annotations
@@ -39,11 +42,11 @@ from reversi_env import GameState
 MIDGAME_PLIES = 20
 
 
-def midgame_moves(seed: int = 0) -> list[int]:
-    """The moves of a seeded random game's first MIDGAME_PLIES plies."""
+def random_moves(plies: int = MIDGAME_PLIES, seed: int = 0) -> list[int]:
+    """The moves of a seeded random game's first ``plies`` plies."""
     rng = np.random.default_rng(seed)
     state, moves = GameState.initial(), []
-    for _ in range(MIDGAME_PLIES):
+    for _ in range(plies):
         move = int(rng.choice(state.legal_actions()))
         moves.append(move)
         state = state.apply(move)
@@ -110,14 +113,21 @@ def equal_time_match(games: int, seconds: float, parallel: str) -> tuple[float, 
     return (wins + draws / 2) / games, wins, draws, losses
 
 
-def threads_table(simulations: int, match_games: int, match_time: float, parallel: str) -> None:
-    """One thread against two: simulations and nodes per second, then a match at equal time."""
+def position_name(plies: int) -> str:
+    """A table row's position: the start, or after ``plies`` plies of the seeded random game."""
+    return "start" if plies == 0 else f"{plies} plies"
+
+
+def threads_table(simulations: int, plies: list[int], match_games: int, match_time: float, parallel: str) -> None:
+    """One thread against two from the positions ``plies`` into the seeded
+    random game: simulations and nodes per second, then a match at equal time."""
     print(f"load average before: {os.getloadavg()}")
     print(
         f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17} {'ratio':>7}"
         f" {'nodes/s 1, 2':>22} {'ratio':>7} {'CPU/wall 1, 2':>14} {'sims/CPU-s 1, 2':>18}"
     )
-    for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", midgame_moves())):
+    for n in plies:
+        name, moves = position_name(n), random_moves(n)
         one, nodes_one, share_one = threaded(moves, simulations, 1)
         for how in ("tree", "root"):
             two, nodes_two, share_two = threaded(moves, simulations, 2, how)
@@ -162,6 +172,13 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=200_000, help="our simulations per search")
     parser.add_argument("--openspiel-simulations", type=int, default=3000, help="OpenSpiel's simulations per search")
     parser.add_argument("--threads", action="store_true", help="one thread against two instead of OpenSpiel")
+    parser.add_argument(
+        "--plies",
+        type=int,
+        nargs="+",
+        default=[0, MIDGAME_PLIES],
+        help="with --threads: the positions, plies into a seeded random game (0 is the start)",
+    )
     parser.add_argument("--match-games", type=int, default=0, help="with --threads: games at equal time")
     parser.add_argument("--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match")
     parser.add_argument(
@@ -175,12 +192,12 @@ def main() -> None:
 
     if args.threads:
         print(f"MCTS benchmark, one thread against two ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-        threads_table(args.simulations, args.match_games, args.match_time, args.parallel)
+        threads_table(args.simulations, args.plies, args.match_games, args.match_time, args.parallel)
         return
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
     print(f"{'position':<24} {'ours (UCT) sims/s':>18} {'OpenSpiel C++ sims/s':>22} {'ratio':>9} {'ours default':>14}")
-    for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", midgame_moves())):
+    for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", random_moves())):
         mine = ours(moves, args.simulations)
         theirs = openspiel(moves, args.openspiel_simulations)
         default = ours(moves, args.simulations, textbook=False)

@@ -197,6 +197,27 @@ _REUSE_DEPTH = 4
 reply, and one more pair after a move played at once)."""
 
 
+class _Budget:
+    """The simulations a search has left, taken in batches by the threads
+    that search one tree: a faster thread takes more, so they finish together
+    (an even split waited for the slower one: at the start position one of two
+    threads was up to 40 % slower through a whole search, docs/mcts.md)."""
+
+    def __init__(self, total: int, takers: int) -> None:
+        self.left = total
+        self._takers = takers
+        self._lock = threading.Lock()
+
+    def take(self, want: int) -> int:
+        """Up to ``want`` of the simulations left, at most a ``takers``-th of
+        them (but one while any are left) so the last batches shrink and no
+        thread is left with a long one: 0 when none are left."""
+        with self._lock:
+            batch = min(want, max(1, self.left // self._takers), self.left)
+            self.left -= batch
+            return batch
+
+
 @njit(float64(uint64, uint64, LEAF_WEIGHTS), cache=True)
 def handwritten_value(p: np.uint64, o: np.uint64, weights: np.ndarray) -> float:
     """The hand-written ``heuristic`` (``eval=hand``): ``agents.search.ladder.evaluate`` squashed to [-1, 1]."""
@@ -556,15 +577,15 @@ class MCTSAgent:
             simulations = evaluator.run(budget, deadline)
         elif self.threads > 1:
             pools = tree.pools(self.threads)
-            shares = self._shares(budget)
+            shared = _Budget(budget, self.threads)
             try:
                 simulations = sum(
-                    self._run_threads(lambda i, stop: self._search_loop(tree, pools[i], i, shares[i], deadline, stop))
+                    self._run_threads(lambda i, stop: self._search_loop(tree, pools[i], i, shared, deadline, stop))
                 )
             finally:
                 tree.gather(pools)
         else:
-            simulations = self._search_loop(tree, tree.meta, 0, budget, deadline, None)
+            simulations = self._search_loop(tree, tree.meta, 0, _Budget(budget, 1), deadline, None)
         self._note_speed(simulations, searched)
         status = int(tree.nodes[tree.root]["status"])
         seconds = time.perf_counter() - start
@@ -588,7 +609,7 @@ class MCTSAgent:
         trees = self._trees
         searched = time.perf_counter()
         done = self._run_threads(
-            lambda i, stop: self._search_loop(trees[i], trees[i].meta, i, budgets[i], deadline, stop)
+            lambda i, stop: self._search_loop(trees[i], trees[i].meta, i, _Budget(budgets[i], 1), deadline, stop)
         )
         self._note_speed(sum(done), searched)
         kids, status = combine_roots([tree.children() for tree in self._trees])
@@ -689,10 +710,16 @@ class MCTSAgent:
             expand(tree.nodes, tree.meta, tree.root, self.solver, self._guided, self.heuristic, self.heuristic_weights)
 
     def _search_loop(
-        self, tree: Tree, meta: np.ndarray, i: int, budget: int, deadline: float | None, stop: threading.Event | None
+        self,
+        tree: Tree,
+        meta: np.ndarray,
+        i: int,
+        budget: _Budget,
+        deadline: float | None,
+        stop: threading.Event | None,
     ) -> int:
         """Thread ``i``'s batches of simulations on ``tree`` in numba, new nodes
-        from ``meta``'s pool, until ``budget`` of them are done, the clock runs
+        from ``meta``'s pool, taken from ``budget`` until none are left, the clock runs
         out, the root is proven or, in a timed search, the choice is decided, or
         ``stop`` is set. With more threads than trees the tree is shared
         (``simulate_shared``). A timed search sets ``stop`` when it ends (out of
@@ -708,14 +735,16 @@ class MCTSAgent:
         )  # fmt: skip
         done = 0
         rate = float(_SIMULATIONS_PER_SECOND)
-        while done < budget and nodes[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
+        while nodes[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):
             seconds = _BATCH_SECONDS
             if deadline is not None:
                 left = deadline - time.perf_counter()
                 if done and (left <= 0 or self._decided(rate * left * self.threads)):
                     break
                 seconds = min(left * 0.5, _CLOCK_SECONDS)
-            batch = min(budget - done, max(16, int(rate * seconds)))
+            batch = budget.take(max(16, int(rate * seconds)))
+            if batch == 0:
+                break
             t = time.perf_counter()
             ran = int(
                 simulate_shared(nodes, tree.tally, i, meta, root, batch, *knobs)

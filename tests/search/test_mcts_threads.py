@@ -2,9 +2,9 @@
 one shared tree (the default) and root-parallel: legal moves and games, the
 forced wins one thread finds, the shared tree's statistics after threads raced
 on it (no node lost, the root's visits exact, few updates lost below it, virtual
-losses taken back), the merge of
-root-parallel trees on hand-made numbers, reproducibility under a simulation
-budget (root-parallel), the GIL released by the numba loops, Ctrl-C, and bad
+losses taken back), a shared budget a slow thread leaves to the others, the
+merge of root-parallel trees on hand-made numbers, reproducibility under a
+simulation budget (root-parallel), the GIL released by the numba loops, Ctrl-C, and bad
 settings. Speed and strength are measured in benchmarks/bench_mcts.py."""
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from test_endgame import brute_force, endgame_positions
 
 from agents import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.search import mcts as mcts_module
 from agents.search.ladder import RandomAgent
-from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, TEXTBOOK_UCT, MCTSAgent, handwritten_value
+from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, TEXTBOOK_UCT, MCTSAgent, _Budget, handwritten_value
 from agents.search.mcts_tree import (
     DRAW,
     EXPANDING,
@@ -127,7 +128,7 @@ def test_two_threads_search_legal_moves(parallel: str) -> None:
         result = agent.search(state)
         assert result.action in state.legal_actions()
         assert result.actions == tuple(state.legal_actions())
-        assert result.simulations == 3001  # split 1501 + 1500 over the two trees
+        assert result.simulations == 3001  # 1501 + 1500 over root-parallel trees; taken as they come in one
         assert result.visits.sum() == result.simulations  # every root was expanded before its first simulation
         assert result.principal_variation[0] == result.action
         line = state
@@ -141,6 +142,31 @@ def test_every_thread_does_its_share_of_a_long_budget(parallel: str) -> None:
     state = random_game(7, plies=16)[-1]
     agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0, parallel=parallel)
     assert agent.search(state).simulations == 60_000
+
+
+def test_a_slow_thread_leaves_its_simulations_to_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Thread 1 sleeps before each batch: the shared tree's budget is not split in
+    # advance, so thread 0 takes more batches, and the search does the budget exactly.
+    real = mcts_module.simulate_shared
+
+    def slow_second_thread(nodes: np.ndarray, tally: np.ndarray, mine: int, *rest: object) -> int:
+        if mine == 1:
+            time.sleep(0.05)
+        return int(real(nodes, tally, mine, *rest))
+
+    monkeypatch.setattr(mcts_module, "simulate_shared", slow_second_thread)
+    agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0)
+    result = agent.search(random_game(7, plies=16)[-1])
+    by_thread = agent._tree.tally[:, 0, 0]
+    assert result.simulations == by_thread.sum() == 60_000
+    assert by_thread[0] > 2 * by_thread[1] > 0
+
+
+def test_the_budget_shrinks_its_batches_to_the_end() -> None:
+    budget = _Budget(10, takers=2)
+    assert [budget.take(100) for _ in range(6)] == [5, 2, 1, 1, 1, 0]
+    one = _Budget(10, takers=1)  # one thread: the batches it asks for, then the rest
+    assert [one.take(4) for _ in range(4)] == [4, 4, 2, 0]
 
 
 @pytest.mark.parametrize("parallel", PARALLEL)
