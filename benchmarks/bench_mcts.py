@@ -40,6 +40,8 @@ from agents.search.mcts import PARALLEL, TEXTBOOK_UCT, MCTSAgent
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20
+MAX_PLIES = 50
+"""The deepest ``--plies`` position: the seeded game still has moves to search there."""
 
 
 def random_moves(plies: int = MIDGAME_PLIES, seed: int = 0) -> list[int]:
@@ -185,6 +187,8 @@ def main() -> None:
         "--parallel", choices=PARALLEL, default="tree", help="with --threads: how the match's two threads search"
     )
     args = parser.parse_args()
+    if not all(0 <= n <= MAX_PLIES for n in args.plies):
+        parser.error(f"--plies: each position is 0 to {MAX_PLIES} plies into the game")
 
     t = time.perf_counter()
     MCTSAgent(simulations=100, seed=0).search(GameState.initial())
