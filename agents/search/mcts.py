@@ -626,7 +626,8 @@ class MCTSAgent:
             self._speed = simulations / seconds
 
     def _shares(self, total: int) -> list[int]:
-        """``total`` simulations split evenly between the threads (3001 = 1501 + 1500)."""
+        """``total`` simulations split evenly between the root-parallel trees (3001 = 1501 + 1500); the
+        threads of a shared tree take theirs from one ``_Budget`` instead."""
         return [total // self.threads + (1 if i < total % self.threads else 0) for i in range(self.threads)]
 
     def _run_threads(self, work: Callable[[int, threading.Event], int]) -> list[int]:

@@ -137,8 +137,9 @@ def test_two_threads_search_legal_moves(parallel: str) -> None:
 
 
 @pytest.mark.parametrize("parallel", PARALLEL)
-def test_every_thread_does_its_share_of_a_long_budget(parallel: str) -> None:
-    # Several batches a thread: the thread that ends first must not stop the others before their share.
+def test_the_threads_do_all_of_a_long_budget(parallel: str) -> None:
+    # Several batches a thread: the thread that ends first must not stop the others before the budget
+    # is done (each root-parallel tree's share; the shared tree's one count).
     state = random_game(7, plies=16)[-1]
     agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0, parallel=parallel)
     assert agent.search(state).simulations == 60_000
