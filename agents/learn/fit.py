@@ -21,16 +21,21 @@ from numba import njit
 from agents.learn.selfplay import Positions
 from agents.search.patterns import (
     BIAS,
+    MAX_PATTERN,
     MOBILITY,
     N_PHASES,
     N_WEIGHTS,
     N_WINDOWS,
     PARITY,
+    WINDOW_OFFSETS,
     linear_terms,
     phase_of,
     window_indices,
 )
 from reversi_env.bitboard import popcount
+
+if 3**MAX_PATTERN > 2**16:
+    raise ImportError("a pattern too long for the fit's uint16 window indices")
 
 PHASE_BLEND = 2
 """By default a position also trains the phase of ``empties - PHASE_BLEND`` and of ``empties + PHASE_BLEND``."""
@@ -38,15 +43,21 @@ PHASE_BLEND = 2
 
 @njit(cache=True)
 def _rows(p: np.ndarray, o: np.ndarray, blend: np.int64) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per position: window indices and linear terms; per row: position and phase."""
+    """Per position: window indices (uint16, from the window's table start:
+    a pattern of 10 squares has 3^10 < 2^16 configurations) and linear terms;
+    per row: position (int32) and phase (int8). Compact, so a fit of 50 M
+    positions fits in memory."""
     n = len(p)
-    idx = np.zeros((n, N_WINDOWS), dtype=np.int32)
+    idx = np.zeros((n, N_WINDOWS), dtype=np.uint16)
     terms = np.zeros((n, 2), dtype=np.float64)
-    row_pos = np.zeros(3 * n, dtype=np.int64)
-    row_phase = np.zeros(3 * n, dtype=np.int64)
+    row_pos = np.zeros(3 * n, dtype=np.int32)
+    row_phase = np.zeros(3 * n, dtype=np.int8)
+    flat = np.zeros(N_WINDOWS, dtype=np.int32)
     r = 0
     for i in range(n):
-        window_indices(p[i], o[i], idx[i])
+        window_indices(p[i], o[i], flat)
+        for j in range(N_WINDOWS):
+            idx[i, j] = flat[j] - WINDOW_OFFSETS[j]
         mobility, parity = linear_terms(p[i], o[i])
         terms[i, 0], terms[i, 1] = mobility, parity
         e = np.int64(popcount(~(p[i] | o[i])))
@@ -66,10 +77,10 @@ def _forward(
 ) -> None:
     """``out = X w`` (w flat, N_PHASES * N_WEIGHTS)."""
     for r in range(len(row_pos)):
-        i, base = row_pos[r], row_phase[r] * N_WEIGHTS
+        i, base = row_pos[r], np.int64(row_phase[r]) * N_WEIGHTS
         s = w[base + BIAS] + w[base + MOBILITY] * terms[i, 0] + w[base + PARITY] * terms[i, 1]
         for j in range(N_WINDOWS):
-            s += w[base + idx[i, j]]
+            s += w[base + WINDOW_OFFSETS[j] + idx[i, j]]
         out[r] = s
 
 
@@ -80,12 +91,12 @@ def _backward(
     """``out = X^T u``."""
     out[:] = 0.0
     for r in range(len(row_pos)):
-        i, base = row_pos[r], row_phase[r] * N_WEIGHTS
+        i, base = row_pos[r], np.int64(row_phase[r]) * N_WEIGHTS
         out[base + BIAS] += u[r]
         out[base + MOBILITY] += u[r] * terms[i, 0]
         out[base + PARITY] += u[r] * terms[i, 1]
         for j in range(N_WINDOWS):
-            out[base + idx[i, j]] += u[r]
+            out[base + WINDOW_OFFSETS[j] + idx[i, j]] += u[r]
 
 
 @njit(cache=True)
@@ -93,12 +104,12 @@ def _diagonal(idx: np.ndarray, terms: np.ndarray, row_pos: np.ndarray, row_phase
     """``out`` ~ the diagonal of ``X^T X`` (rows counted once a window): the preconditioner."""
     out[:] = 0.0
     for r in range(len(row_pos)):
-        i, base = row_pos[r], row_phase[r] * N_WEIGHTS
+        i, base = row_pos[r], np.int64(row_phase[r]) * N_WEIGHTS
         out[base + BIAS] += 1.0
         out[base + MOBILITY] += terms[i, 0] * terms[i, 0]
         out[base + PARITY] += 1.0
         for j in range(N_WINDOWS):
-            out[base + idx[i, j]] += 1.0
+            out[base + WINDOW_OFFSETS[j] + idx[i, j]] += 1.0
 
 
 @dataclass(frozen=True)
