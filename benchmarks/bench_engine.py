@@ -23,6 +23,9 @@ its process and loading its coefficients, about 0.1 s a move).
 
 ``--shard K/N`` plays openings K, K+N, ... of the match only (the same games,
 seeds included, as in the whole match), so N copies on N cores play it all.
+``--out FILE`` appends every game to a JSON Lines file as it ends (engine,
+opponent, opening, our colour, the moves and their times), so a lost game can
+be replayed, e.g. against the exact solver with ``reversi analyze``.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
-from agents.arena.tournament import random_openings
+from agents.arena.tournament import ResultsWriter, random_openings
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
@@ -125,10 +128,18 @@ class Tally:
 
 
 def play_pairing(
-    engine: str, opponent: str, games: int, seed: int, time_limit: float, zebra: Zebra | None, shard: tuple[int, int]
+    engine: str,
+    opponent: str,
+    games: int,
+    seed: int,
+    time_limit: float,
+    zebra: Zebra | None,
+    shard: tuple[int, int],
+    out: ResultsWriter | None = None,
 ) -> Tally:
     """``games`` games of ``engine`` against ``opponent`` from 2-ply openings, colours swapped;
-    of those, shard ``(k, n)`` plays the openings ``k, k + n, ...`` alone."""
+    of those, shard ``(k, n)`` plays the openings ``k, k + n, ...`` alone; each
+    game is appended to ``out`` as it ends."""
     tally = Tally()
     k, n = shard
     openings = list(enumerate(random_openings(games // 2, 2, seed=seed)))[k::n]
@@ -146,6 +157,19 @@ def play_pairing(
                     if callable(close):
                         close()
             ours_name = "black" if engine_colour == 0 else "white"
+            if out is not None:
+                out.append(
+                    {
+                        "type": "game",
+                        "engine": engine,
+                        "opponent": opponent,
+                        "engine_colour": ours_name,
+                        "opening": opening.name,
+                        "seed": seed + i,
+                        "transcript": opening.name + result.transcript,
+                        "result": result.to_dict(),
+                    }
+                )
             if result.winner == ours_name:
                 tally.wins += 1
             elif result.winner == "draw":
@@ -179,6 +203,7 @@ def main() -> None:
         help="play only openings K, K+N, ... of the match (N copies, K = 0..N-1, on N cores play it all; default 0/1)",
     )
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="also play Zebra (a built zebra binary)")
+    parser.add_argument("--out", type=Path, metavar="FILE", help="append every game to this JSON Lines file")
     parser.add_argument(
         "--zebra-levels",
         type=int,
@@ -208,6 +233,10 @@ def main() -> None:
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
         zebra = Zebra(args.zebra.resolve(), tuple(args.zebra_levels))
         opponents.append(zebra.name)
+    try:
+        out = ResultsWriter(args.out) if args.out is not None else None
+    except OSError as e:
+        parser.error(f"--out {args.out}: {e.strerror}")
     part = "" if shard == (0, 1) else f", shard {args.shard}: openings {shard[0]}, {shard[0] + shard[1]}, ..."
     print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}{part}")
     header = (
@@ -219,7 +248,7 @@ def main() -> None:
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra, shard)
+            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra, shard, out)
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
@@ -230,6 +259,8 @@ def main() -> None:
                 flush=True,
             )
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+    if out is not None:
+        out.close()
 
 
 if __name__ == "__main__":

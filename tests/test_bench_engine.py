@@ -1,0 +1,53 @@
+"""benchmarks/bench_engine.py's game file (``--out``), against the real gtp-rhino."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from agents.arena.tournament import Opening
+from agents.play.match import GameResult
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark as a user runs it, from the repository root."""
+    return subprocess.run(
+        [sys.executable, "benchmarks/bench_engine.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_every_game_is_saved_and_replays_to_its_result(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    done = run_bench("--engine", "random", "--levels", "1", "--games", "4", "--seed", "3", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4
+    assert [r["engine_colour"] for r in records] == ["black", "white", "black", "white"]
+    assert len({r["opening"] for r in records}) == 2
+    for r in records:
+        assert r["engine"] == "random" and "gtp-rhino -l 1" in r["opponent"]
+        result = GameResult.from_dict(r["result"])
+        state = Opening.parse(r["opening"]).state()
+        for move in result.moves:
+            state = state.apply(move)
+        assert state.is_terminal()
+        assert state.score() == (result.black, result.white)
+        assert r["transcript"] == r["opening"] + result.transcript
+    # the table's line agrees with the file: our discs a game
+    ours = [g["result"]["disc_difference"] * (1 if g["engine_colour"] == "black" else -1) for g in records]
+    assert f"{sum(ours) / 4:+.1f}" in done.stdout
+
+
+def test_an_unwritable_game_file_is_one_line(tmp_path: Path) -> None:
+    done = run_bench("--engine", "random", "--levels", "1", "--games", "2", "--out", str(tmp_path / "no" / "x.jsonl"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines()[-1].endswith("No such file or directory")
+    assert "Traceback" not in done.stderr
