@@ -27,7 +27,7 @@ a depth is what a second thread buys).
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
-    python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1
+    python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0]
 """
 
 from __future__ import annotations
@@ -112,14 +112,14 @@ def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> 
         )
 
 
-def timed_moves(positions: list[GameState], seconds: float) -> None:
+def timed_moves(positions: list[GameState], seconds: float, jumps: list[int]) -> None:
     """The timed engine's move (``alphabeta:time=S``'s search, one thread, a fresh
-    table) in each of ``positions``, with the jump to the exact end
-    (``EXACT_JUMP``) and without it, alternated position by position: how
+    table) in each of ``positions``, with each of ``jumps`` to the exact end
+    (``EXACT_JUMP``; 0: ply by ply), alternated position by position: how
     often it is not an exact best move, and the discs it gives away."""
     solver, evaluation = Solver(), pattern_evaluation()
-    missed = dict.fromkeys((EXACT_JUMP, 0), 0)
-    lost = dict.fromkeys((EXACT_JUMP, 0), 0)
+    missed = dict.fromkeys(jumps, 0)
+    lost = dict.fromkeys(jumps, 0)
     for state in positions:
         solution = solver.solve(state)
         assert solution is not None
@@ -216,13 +216,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timed", type=float, metavar="S", help="--games: the timed engine's moves against the exact best ones instead"
     )
+    parser.add_argument(
+        "--jumps",
+        type=int,
+        nargs="+",
+        default=[EXACT_JUMP, 0],
+        metavar="J",
+        help=f"--timed: the jumps to the exact end to compare (default {EXACT_JUMP} 0; 0 is ply by ply)",
+    )
     args = parser.parse_args(argv)
+    if any(j < 0 for j in args.jumps):
+        parser.error(f"--jumps {' '.join(map(str, args.jumps))}: a jump is 0 or more plies")
     if args.games:
         empties_max = args.empties if args.empties_max is None else args.empties_max
         positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
         if args.timed is not None:
-            timed_moves(positions, args.timed)
+            timed_moves(positions, args.timed, args.jumps)
         else:
             solve_games(positions, args.one_best_only, args.cap)
         return 0
