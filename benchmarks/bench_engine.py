@@ -23,6 +23,11 @@ its process and loading its coefficients, about 0.1 s a move).
 
 ``--shard K/N`` plays openings K, K+N, ... of the match only (the same games,
 seeds included, as in the whole match), so N copies on N cores play it all.
+Every move is timed under ``--time-limit`` (default 60 s, the course's rule)
+for both sides, and a slower one loses the game: GRhino level 5 takes up to a
+minute or more in some middlegames on a 2-core machine, so the column ``opp
+t/o`` counts the games the opponent lost on time; ``--time-limit 600``
+plays them out on the board.
 ``--out FILE`` appends every game to a JSON Lines file as it ends (engine,
 opponent, opening, our colour, the moves and their times), so a lost game can
 be replayed, e.g. against the exact solver with ``reversi analyze``.
@@ -45,6 +50,7 @@ from agents.arena.ratings import wilson_interval
 from agents.arena.tournament import ResultsWriter, random_openings
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
+from agents.play.isolation import build_player
 from agents.play.match import play_game
 from agents.play.specs import make_agent
 from reversi_env.notation import PASS, action_name, parse_action
@@ -97,12 +103,15 @@ class Zebra:
         return action
 
 
-def make_opponent(spec: str, colour: int, seed: int, zebra: Zebra | None) -> Agent:
-    """The opponent ``spec`` names: Zebra (its name), or a player spec."""
+def make_opponent(spec: str, colour: int, seed: int, zebra: Zebra | None, time_limit: float) -> Agent:
+    """The opponent ``spec`` names: Zebra (its name), or a player spec built as
+    the match runner builds it under ``time_limit`` (a GTP engine's replies may
+    take that long, not only GTPEngine's default minute)."""
     if zebra is not None and spec == zebra.name:
         zebra.reset()
         return zebra
-    return make_agent(spec, colour, seed=seed)
+    player: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit)
+    return player
 
 
 @dataclass
@@ -117,6 +126,7 @@ class Tally:
     moves: int = 0
     opponent_seconds: float = 0.0
     opponent_moves: int = 0
+    opponent_timeouts: int = 0
 
     @property
     def games(self) -> int:
@@ -147,7 +157,7 @@ def play_pairing(
     for i, opening in openings:
         for engine_colour in (0, 1):
             ours = make_agent(engine, engine_colour, seed=seed + i)
-            theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra)
+            theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
             try:
                 result = play_game(players[0], players[1], time_limit=time_limit, start=opening.state())
@@ -176,6 +186,8 @@ def play_pairing(
                 tally.draws += 1
             else:
                 tally.losses += 1
+            if result.reason == "timeout" and result.loser != ours_name:
+                tally.opponent_timeouts += 1
             tally.discs += result.disc_difference if engine_colour == 0 else -result.disc_difference
             mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
             tally.seconds += sum(mine)
@@ -195,7 +207,13 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true", help=f"also play the ladder: {', '.join(LADDER)}")
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--time-limit", type=float, default=60.0, help="a move slower than this loses")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        help="a move slower than this loses, for either side (default 60, the course's rule; "
+        "GRhino 5 can take longer, so give 600 to see every game played out on the board)",
+    )
     parser.add_argument(
         "--shard",
         default="0/1",
@@ -241,7 +259,7 @@ def main() -> None:
     print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}{part}")
     header = (
         f"{'engine':<22} {'opponent':<34} {'W-D-L':>9} {'score':>7} {'95% CI':>15} {'target':>7} "
-        f"{'discs':>6} {'s/move':>7} {'opp s/move':>10}"
+        f"{'discs':>6} {'s/move':>7} {'opp s/move':>10} {'opp t/o':>7}"
     )
     print(header)
     print("-" * len(header))
@@ -255,7 +273,8 @@ def main() -> None:
             print(
                 f"{engine:<22} {shown:<34} {f'{t.wins}-{t.draws}-{t.losses}':>9} {t.points / t.games:>6.1%} "
                 f"{f'{lo:.0%}-{hi:.0%}':>15} {f'{target:.0%}' if target else '':>7} {t.discs / t.games:>+6.1f} "
-                f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f}",
+                f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f} "
+                f"{t.opponent_timeouts:>7}",
                 flush=True,
             )
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)

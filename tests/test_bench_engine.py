@@ -51,3 +51,35 @@ def test_an_unwritable_game_file_is_one_line(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1].endswith("No such file or directory")
     assert "Traceback" not in done.stderr
+
+
+def test_the_opponents_losses_on_time_are_counted(tmp_path: Path) -> None:
+    # GRhino level 5 thinks for seconds once past its first few moves: at
+    # half a second a move it loses every game on time, and the table says so.
+    out = tmp_path / "games.jsonl"
+    done = run_bench(
+        "--engine", "random", "--levels", "5", "--games", "2", "--time-limit", "0.5", "--out", str(out)
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["result"]["reason"] for r in records] == ["timeout", "timeout"]
+    assert [r["result"]["loser"] for r in records] == ["white", "black"]  # GRhino, whichever colour it had
+    row = next(line for line in done.stdout.splitlines() if line.startswith("random"))
+    assert row.split()[-1] == "2"
+    assert "2-0-0" in row
+
+
+def test_a_gtp_opponent_may_take_the_whole_time_limit() -> None:
+    # Built as the match runner builds it: under --time-limit 600 GRhino's
+    # replies may take 600 s, not GTPEngine's default minute (which made a
+    # long GRhino move an error instead of a move).
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_engine
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    opponent = bench_engine.make_opponent(f"gtp:{bench_engine.GRHINO} -l 1", 1, 0, None, 600.0)
+    try:
+        assert opponent.timeout == 600.0
+    finally:
+        opponent.close()
