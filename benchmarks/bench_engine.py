@@ -28,9 +28,10 @@ for both sides, and a slower one loses the game: GRhino level 5 takes up to a
 minute or more in some middlegames on a 2-core machine, so the column ``opp
 t/o`` counts the games the opponent lost on time; ``--time-limit 600``
 plays them out on the board.
-``--out FILE`` appends every game to a JSON Lines file as it ends (engine,
-opponent, opening, our colour, the moves and their times), so a lost game can
-be replayed, e.g. against the exact solver with ``reversi analyze``.
+``--out FILE`` appends every game to a JSON Lines file as it ends, as
+``reversi arena`` records its games (black's and white's specs, the opening,
+the transcript, the moves and their times), so a lost game can be replayed,
+e.g. against the exact solver with ``reversi analyze``.
 """
 
 from __future__ import annotations
@@ -47,10 +48,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
-from agents.arena.tournament import ResultsWriter, random_openings
+from agents.arena.tournament import ResultsWriter, ScheduledGame, build_agent, make_record, random_openings
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
-from agents.play.isolation import build_player
 from agents.play.match import play_game
 from agents.play.specs import make_agent
 from reversi_env.notation import PASS, action_name, parse_action
@@ -110,8 +110,7 @@ def make_opponent(spec: str, colour: int, seed: int, zebra: Zebra | None, time_l
     if zebra is not None and spec == zebra.name:
         zebra.reset()
         return zebra
-    player: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit)
-    return player
+    return build_agent(spec, colour, seed, time_limit)
 
 
 @dataclass
@@ -159,6 +158,9 @@ def play_pairing(
             ours = make_agent(engine, engine_colour, seed=seed + i)
             theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
+            black, white = (engine, opponent) if engine_colour == 0 else (opponent, engine)
+            game = ScheduledGame(f"{black} vs {white} @ {opening.name}", black, white, opening.name, seed + i)
+            started = time.time()
             try:
                 result = play_game(players[0], players[1], time_limit=time_limit, start=opening.state())
             finally:
@@ -168,18 +170,7 @@ def play_pairing(
                         close()
             ours_name = "black" if engine_colour == 0 else "white"
             if out is not None:
-                out.append(
-                    {
-                        "type": "game",
-                        "engine": engine,
-                        "opponent": opponent,
-                        "engine_colour": ours_name,
-                        "opening": opening.name,
-                        "seed": seed + i,
-                        "transcript": opening.name + result.transcript,
-                        "result": result.to_dict(),
-                    }
-                )
+                out.append(make_record(game, result, started))
             if result.winner == ours_name:
                 tally.wins += 1
             elif result.winner == "draw":

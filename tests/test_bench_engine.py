@@ -1,4 +1,4 @@
-"""benchmarks/bench_engine.py's game file (``--out``), against the real gtp-rhino."""
+"""benchmarks/bench_engine.py's game file (``--out``, the arena's records), against the real gtp-rhino."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.arena.tournament import Opening
+from agents.arena.tournament import Opening, read_results
 from agents.play.match import GameResult
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,10 +30,13 @@ def test_every_game_is_saved_and_replays_to_its_result(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 4
-    assert [r["engine_colour"] for r in records] == ["black", "white", "black", "white"]
+    assert [r["black"] == "random" for r in records] == [True, False, True, False]
     assert len({r["opening"] for r in records}) == 2
+    assert len({r["game_id"] for r in records}) == 4
+    assert len(read_results(out).games) == 4  # the arena reads it as it reads its own
     for r in records:
-        assert r["engine"] == "random" and "gtp-rhino -l 1" in r["opponent"]
+        other = r["white"] if r["black"] == "random" else r["black"]
+        assert "random" in (r["black"], r["white"]) and "gtp-rhino -l 1" in other
         result = GameResult.from_dict(r["result"])
         state = Opening.parse(r["opening"]).state()
         for move in result.moves:
@@ -42,7 +45,7 @@ def test_every_game_is_saved_and_replays_to_its_result(tmp_path: Path) -> None:
         assert state.score() == (result.black, result.white)
         assert r["transcript"] == r["opening"] + result.transcript
     # the table's line agrees with the file: our discs a game
-    ours = [g["result"]["disc_difference"] * (1 if g["engine_colour"] == "black" else -1) for g in records]
+    ours = [g["disc_difference"] * (1 if g["black"] == "random" else -1) for g in records]
     assert f"{sum(ours) / 4:+.1f}" in done.stdout
 
 
