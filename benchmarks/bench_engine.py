@@ -48,7 +48,14 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
-from agents.arena.tournament import ResultsWriter, ScheduledGame, build_agent, make_record, random_openings
+from agents.arena.tournament import (
+    ResultsWriter,
+    ScheduledGame,
+    build_agent,
+    close_agent,
+    make_record,
+    random_openings,
+)
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
@@ -165,9 +172,7 @@ def play_pairing(
                 result = play_game(players[0], players[1], time_limit=time_limit, start=opening.state())
             finally:
                 for p in players:
-                    close = getattr(p, "close", None)
-                    if callable(close):
-                        close()
+                    close_agent(p)  # a close that fails (an engine already gone) does not lose the match
             ours_name = "black" if engine_colour == 0 else "white"
             if out is not None:
                 out.append(make_record(game, result, started))
