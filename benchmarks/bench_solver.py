@@ -15,8 +15,9 @@ engine games (``engine_positions``: not a test set, so that the solver's
 tuning can be checked on positions it was not tuned on); there is no known
 score to compare with then; with ``--timed S`` as well, the timed engine
 plays each of those positions in S seconds, with and without its jump to
-the exact end (``EXACT_JUMP``), and its moves are checked against the exact
-best ones.
+the exact end (``EXACT_JUMP``; ``--jumps``) and with its win/loss/draw search
+from the empties ``--wld`` gives (``WLD_EMPTIES``), and its moves are checked
+against the exact best ones.
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
@@ -27,7 +28,7 @@ a depth is what a second thread buys).
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
-    python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0]
+    python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0] [--wld 18 off]
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.search.alphabeta import EXACT_JUMP, iterative_deepening
+from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import AlphaBetaAgent
@@ -112,32 +113,39 @@ def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> 
         )
 
 
-def timed_moves(positions: list[GameState], seconds: float, jumps: list[int]) -> None:
+def timed_moves(positions: list[GameState], seconds: float, jumps: list[int], wlds: list[int | None]) -> None:
     """The timed engine's move (``alphabeta:time=S``'s search, one thread, a fresh
     table) in each of ``positions``, with each of ``jumps`` to the exact end
-    (``EXACT_JUMP``; 0: ply by ply), alternated position by position: how
-    often it is not an exact best move, and the discs it gives away."""
+    (``EXACT_JUMP``; 0: ply by ply) and each of ``wlds`` (``WLD_EMPTIES``, from
+    how many empties the exact depth asks win, loss or draw first; None: never),
+    alternated position by position: how often it is not an exact best move,
+    how often it does not keep the position's outcome (a win or a draw given
+    away), and the discs it gives away."""
     solver, evaluation = Solver(), pattern_evaluation()
-    missed = dict.fromkeys(jumps, 0)
-    lost = dict.fromkeys(jumps, 0)
+    variants = [(jump, wld) for jump in jumps for wld in wlds]
+    missed = dict.fromkeys(variants, 0)
+    outcome = dict.fromkeys(variants, 0)
+    lost = dict.fromkeys(variants, 0)
     for state in positions:
         solution = solver.solve(state)
         assert solution is not None
         p, o = state.kernel_boards()
-        for jump in missed:
+        for jump, wld in variants:
             root, _ = iterative_deepening(
-                p, o, state.legal_actions(), new_table(1 << 20), evaluation, time_limit=seconds, exact_jump=jump
-            )
+                p, o, state.legal_actions(), new_table(1 << 20), evaluation, time_limit=seconds,
+                exact_jump=jump, wld_empties=wld,
+            )  # fmt: skip
             move = root.best_moves()[0]
             if move not in solution.best_actions:
                 child = solver.solve(state.apply(move), all_best=False)
                 assert child is not None
-                missed[jump] += 1
-                lost[jump] += solution.score + child.score  # the child's score is the opponent's
-    for jump in missed:
+                missed[jump, wld] += 1
+                outcome[jump, wld] += np.sign(-child.score) < np.sign(solution.score)
+                lost[jump, wld] += solution.score + child.score  # the child's score is the opponent's
+    for jump, wld in variants:
         print(
-            f"{seconds:g} s a move, exact_jump={jump}: {missed[jump]} of {len(positions)} moves not an exact best, "
-            f"{lost[jump]} discs given away"
+            f"{seconds:g} s a move, exact_jump={jump}, wld_empties={wld}: {missed[jump, wld]} of {len(positions)} "
+            f"moves not an exact best, {outcome[jump, wld]} outcomes given away, {lost[jump, wld]} discs given away"
         )
 
 
@@ -196,6 +204,15 @@ def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | Non
     return total_seconds
 
 
+def _wld_empties(text: str) -> int | None:
+    """``--wld``'s values: a number of empty squares (0 to 64), or 'off'."""
+    if text == "off":
+        return None
+    if not text.isdigit() or int(text) > 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of empty squares (0 to 64) or 'off'")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; exit status 1 if a score is wrong."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -224,6 +241,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="J",
         help=f"--timed: the jumps to the exact end to compare (default {EXACT_JUMP} 0; 0 is ply by ply)",
     )
+    parser.add_argument(
+        "--wld",
+        type=_wld_empties,
+        nargs="+",
+        default=[WLD_EMPTIES],
+        metavar="E",
+        help=f"--timed: from how many empties to ask win, loss or draw first, to compare (default {WLD_EMPTIES}; "
+        "'off': never)",
+    )
     args = parser.parse_args(argv)
     if any(j < 0 for j in args.jumps):
         parser.error(f"--jumps {' '.join(map(str, args.jumps))}: a jump is 0 or more plies")
@@ -232,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
         if args.timed is not None:
-            timed_moves(positions, args.timed, args.jumps)
+            timed_moves(positions, args.timed, args.jumps, args.wld)
         else:
             solve_games(positions, args.one_best_only, args.cap)
         return 0

@@ -21,9 +21,9 @@ the child joining high in the tree; a deep exact node with no TT move first
 finds one by a short heuristic search (internal iterative deepening). The
 fixed-depth ladder
 levels, the timed iterative deepening (with helper threads sharing the table
-and sharing out the moves, simplified ABDADA) and the
-exact solver (``agents.search.endgame``) are all this function with different
-depths and scales.
+and sharing out the moves, simplified ABDADA; near the end asking win, loss or
+draw before the exact score) and the exact solver (``agents.search.endgame``)
+are all this function with different depths, windows and scales.
 
 Scores are in units of ``stats[SCALE]`` per disc of final margin
 (``evaluation.DISC`` for a heuristic search, 1 for the exact solver); the
@@ -61,6 +61,13 @@ second at 19-22 empties went on midgame depths 12-15 and never reached the
 exact depth, which the solver alone finishes in a fraction of a second
 there (parity, fastest-first and the unrolled last moves make exact nodes
 cheap); measured in docs/engine.md."""
+
+WLD_EMPTIES = 18
+"""From this many empty squares up, iterative deepening asks first whether a
+move wins, draws or loses (the window (-1, 1) at the exact depth, far cheaper
+than the exact score) and only then for the margin: a won or drawn endgame the
+clock cuts short of its exact score is kept, where the midgame depths guessed.
+(Session 20: measured in docs/engine.md.)"""
 
 LIMIT, STOP, SCALE, WOF, SELECTIVITY, SHARED, DEFERRED = 1, 2, 3, 4, 5, 6, 7
 """``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring,
@@ -522,6 +529,44 @@ def search_root(
     return RootScores({a: int(scores[a]) for a in order if scores[a] > -INF}, depth, bool(done))
 
 
+def root_window(
+    p: np.uint64,
+    o: np.uint64,
+    order: list[int],
+    alpha: int,
+    beta: int,
+    table: np.ndarray,
+    stats: np.ndarray,
+    evaluation: Evaluation,
+    buf: np.ndarray,
+    depth: int = EXACT_DEPTH,
+) -> tuple[int, int]:
+    """Fail-soft principal-variation search of the root within ``(alpha, beta)``,
+    moves tried in ``order``, ``depth`` plies: the value and the first move that
+    gave it (it stops at a move that reaches ``beta``). Cut short by
+    ``stats[STOP]``, the best of the moves searched in full (-INF and the first
+    move if none was)."""
+    best, best_move = -INF, order[0]
+    for i, a in enumerate(order):
+        f = flips(p, o, np.uint64(a))
+        child = (o ^ f, p | f | (U1 << np.uint64(a)))
+        a_ = np.int64(max(alpha, best))
+        args = (table, stats, buf, evaluation.function, evaluation.weights)
+        if i == 0:
+            v = -pvs(*child, np.int64(depth - 1), np.int64(-beta), -a_, *args)
+        else:
+            v = -pvs(*child, np.int64(depth - 1), -a_ - 1, -a_, *args)
+            if a_ < v < beta:
+                v = -pvs(*child, np.int64(depth - 1), np.int64(-beta), -a_, *args)
+        if stats[STOP]:
+            break
+        if v > best:
+            best, best_move = v, a
+            if v >= beta:
+                break
+    return int(best), best_move
+
+
 def iterative_deepening(
     p: np.uint64,
     o: np.uint64,
@@ -536,6 +581,7 @@ def iterative_deepening(
     threads: int = 1,
     selectivity: float = 0.0,
     exact_jump: int = EXACT_JUMP,
+    wld_empties: int | None = WLD_EMPTIES,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
@@ -559,7 +605,13 @@ def iterative_deepening(
     is played instead. One thread is fully deterministic.
     ``selectivity`` > 0 prunes the midgame by ProbCut at that many standard
     deviations (``pvs``). ``exact_jump``: how near the end the depths jump
-    to it (``deepening_depths``; ``exact_all`` never jumps)."""
+    to it (``deepening_depths``; ``exact_all`` never jumps). From
+    ``wld_empties`` empty squares up (None: never; ``exact_all``: never), the
+    exact depth first finds the first move, in the last depth's order, with
+    the best of win, draw and loss: a win or a draw is then played unless the
+    exact depth finishes that move (after a draw it is not searched: every
+    drawn move scores 0, the best there is); that search counts as an
+    unfinished exact depth."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
     stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
@@ -575,6 +627,13 @@ def iterative_deepening(
         for depth in depths:
             if clock is not None and exact_all and depth > 1 and not clock.may_deepen():
                 break
+            if depth == n_empty and not exact_all and wld_empties is not None and n_empty >= wld_empties:
+                value, move = root_window(p, o, order, -1, 1, table, stats, evaluation, buf, depth)
+                if value >= 0:  # a win or a draw (a loss keeps the midgame's choice)
+                    result = RootScores({move: value}, depth, False)
+                    order = [move] + [a for a in order if a != move]
+                if stats[STOP] != 0 or value == 0:
+                    break
             root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
             if not root.completed:
                 if not exact_all and order[0] in root.scores:

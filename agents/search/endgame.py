@@ -33,6 +33,7 @@ from agents.search.alphabeta import (
     new_scratch,
     new_stats,
     pvs,
+    root_window,
     score_moves,
     search_root,
 )
@@ -41,7 +42,7 @@ from agents.search.lastmoves import SCORE_MAX, final_score
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import StopClock
 from agents.search.tt import clear_table, new_table, probe
-from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square
+from reversi_env.bitboard import U0, U1, legal_moves, lowest_square
 from reversi_env.notation import PASS
 from reversi_env.state import GameState
 
@@ -172,7 +173,7 @@ class Solver:
         step, last = 0, 0
         while low < high and not stats[STOP]:
             alpha, beta = max(t - width, low - 1), min(t + width, high + 1)
-            r, move = self._root_window(p, o, order, alpha, beta, stats)
+            r, move = root_window(p, o, order, alpha, beta, self.table, stats, self.evaluation, self.buf)
             order = [move] + [a for a in order if a != move]
             if alpha < r < beta:
                 return r, move
@@ -190,32 +191,8 @@ class Solver:
                 t = low + step if direction > 0 else high - step
             t = min(max(t, low), high)
         if low_move < 0:  # only upper bounds were met, down to the lowest score
-            low_move = self._root_window(p, o, order, low - 1, low, stats)[1]
+            low_move = root_window(p, o, order, low - 1, low, self.table, stats, self.evaluation, self.buf)[1]
         return low, low_move
-
-    def _root_window(
-        self, p: np.uint64, o: np.uint64, order: list[int], alpha: int, beta: int, stats: np.ndarray
-    ) -> tuple[int, int]:
-        """Fail-soft principal-variation search of the root within ``(alpha, beta)``,
-        moves tried in ``order``: the value and the move that gave it."""
-        best, best_move = -INF, order[0]
-        for i, a in enumerate(order):
-            f = flips(p, o, np.uint64(a))
-            child = (o ^ f, p | f | (U1 << np.uint64(a)))
-            a_ = max(alpha, best)
-            if i == 0:
-                v = -self._pvs(*child, -beta, -a_, stats)
-            else:
-                v = -self._pvs(*child, -a_ - 1, -a_, stats)
-                if a_ < v < beta:
-                    v = -self._pvs(*child, -beta, -a_, stats)
-            if stats[STOP]:
-                break
-            if v > best:
-                best, best_move = v, a
-                if v >= beta:
-                    break
-        return int(best), best_move
 
     def score_all(self, state: GameState, *, scoring: str = "count") -> dict[int, int]:
         """The exact score of every legal placement (a hint with scores)."""

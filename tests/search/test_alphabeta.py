@@ -22,7 +22,7 @@ from agents.search.alphabeta import (
     new_stats,
     search_root,
 )
-from agents.search.endgame import Solver, solve_position
+from agents.search.endgame import EndgameSolution, Solver, solve_position
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION, Evaluation
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.lastmoves import count_last_flips, stable_discs
@@ -413,6 +413,63 @@ def test_the_jump_to_the_end_finds_the_exact_scores_with_fewer_nodes() -> None:
             assert set(root.best_moves()) <= set(solution.best_actions)
             nodes[jump] += n
     assert nodes[EXACT_JUMP] < nodes[0] / 2
+
+
+def _positions_by_outcome(empties: int) -> dict[int, tuple[GameState, EndgameSolution]]:
+    """A won, a drawn and a lost position (keys 1, 0, -1: the sign of the
+    mover's exact score) of ``empties`` empty squares from seeded random games."""
+    found: dict[int, tuple[GameState, EndgameSolution]] = {}
+    seed = 0
+    while len(found) < 3:
+        state = next((s for s in random_game(seed) if s.num_empty() == empties), None)
+        seed += 1
+        if state is None or state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        solution = solve_position(state)
+        assert solution is not None
+        found.setdefault(int(np.sign(solution.score)), (state, solution))
+    return found
+
+
+def test_win_loss_draw_first_keeps_the_exact_result() -> None:
+    # Left to finish: a win or a loss ends exact (the margin searched after the
+    # outcome); a draw is played at once, a drawn move scored 0 (nothing is better).
+    evaluation = pattern_evaluation()
+    for outcome, (state, solution) in _positions_by_outcome(12).items():
+        p, o = state.kernel_boards()
+        for wld in (12, None):
+            root, _ = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 16), evaluation, wld_empties=wld)
+            assert root.depth == 12 and set(root.best_moves()) <= set(solution.best_actions)
+            assert max(root.scores.values()) == solution.score * DISC
+            assert root.completed == (outcome != 0 or wld is None)
+
+
+def test_win_loss_draw_first_keeps_a_win_the_budget_cuts_short() -> None:
+    # Budgets too small for the exact score: a result that claims a win or a
+    # draw has one, and some budgets that end on a move that does not win
+    # without the outcome search (a midgame guess, or the first move the exact
+    # depth scored) end on a winning move with it.
+    evaluation, solver = pattern_evaluation(), Solver()
+    state, _ = _positions_by_outcome(16)[1]
+    p, o = state.kernel_boards()
+    actions = state.legal_actions()
+    _, full = iterative_deepening(p, o, actions, new_table(1 << 16), evaluation, wld_empties=16)
+    kept = 0
+    for limit in np.geomspace(full / 50, full, 24).astype(int):
+        with_wld, _ = iterative_deepening(
+            p, o, actions, new_table(1 << 16), evaluation, node_limit=int(limit), wld_empties=16
+        )
+        without, _ = iterative_deepening(
+            p, o, actions, new_table(1 << 16), evaluation, node_limit=int(limit), wld_empties=None
+        )
+        if with_wld.depth < 16:
+            continue
+        move, guess = with_wld.best_moves()[0], without.best_moves()[0]
+        child, guessed = solver.solve(state.apply(move)), solver.solve(state.apply(guess))
+        assert child is not None and guessed is not None
+        assert -child.score * DISC >= with_wld.scores[move] >= 0
+        kept += -child.score > 0 >= -guessed.score
+    assert kept >= 3
 
 
 def test_a_lazy_smp_helper_deepens_on_its_own_to_the_exact_end() -> None:

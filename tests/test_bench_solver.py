@@ -1,0 +1,40 @@
+"""benchmarks/bench_solver.py's timed comparison (``--timed``, ``--jumps``, ``--wld``) and its bad options."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """The benchmark as a user runs it, from the repository root."""
+    return subprocess.run(
+        [sys.executable, "benchmarks/bench_solver.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_the_timed_engine_is_compared_with_and_without_its_outcome_search() -> None:
+    done = run_bench("--games", "3", "--empties", "14", "--timed", "0.05", "--jumps", "7", "--wld", "14", "off")
+    assert done.returncode == 0, done.stderr
+    lines = re.findall(r"exact_jump=(\d+), wld_empties=(\w+): (\d+) of (\d+) moves not an exact best, "
+                       r"(\d+) outcomes given away, (-?\d+) discs given away", done.stdout)  # fmt: skip
+    assert [(jump, wld) for jump, wld, *_ in lines] == [("7", "14"), ("7", "None")]
+    for *_, missed, positions, outcomes, discs in lines:
+        assert int(positions) == 3 and int(outcomes) <= int(missed) <= 3
+        assert (int(discs) > 0) == (int(missed) > 0)  # a move that is not a best one gives discs away
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [(["--wld", "x"], "'x' is not a number of empty squares"), (["--jumps", "-1"], "a jump is 0 or more plies")],
+)
+def test_a_bad_option_is_one_line(option: list[str], message: str) -> None:
+    done = run_bench("--games", "1", "--timed", "1", *option)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
