@@ -1,6 +1,10 @@
 """Playing strength of our engines against GRhino at every level and the ladder,
 side by side with the targets: each engine meets each opponent from random
-2-ply openings, every opening twice with the colours swapped.
+2-ply openings (``--opening-plies``), every opening twice with the colours
+swapped. The column ``distinct`` counts the games that differ other than by a
+symmetry of the board: the twelve 2-ply openings are three up to symmetry, and
+two deterministic players tend to replay one game from an opening and from its
+mirror image, so the yardstick's 20 games are fewer different games (about 15).
 
 GRhino is Debian's ``grhino`` package (``apt-get install grhino``); it plays at
 ``-l LEVEL -b 0 -r 0`` (no opening book, no randomness). Every game goes through
@@ -42,7 +46,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tqdm import tqdm
@@ -62,6 +66,7 @@ from agents.play.match import play_game
 from agents.play.specs import make_agent
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
+from reversi_env.symmetry import canonical_game
 
 GRHINO = "/usr/games/gtp-rhino"
 LADDER = ("positional", "alphabeta:2", "alphabeta:4")
@@ -133,6 +138,8 @@ class Tally:
     opponent_seconds: float = 0.0
     opponent_moves: int = 0
     opponent_timeouts: int = 0
+    seen: set[tuple[int, ...]] = field(default_factory=set)
+    """Every game's moves from the standard start, up to the board's symmetries (``canonical_game``)."""
 
     @property
     def games(self) -> int:
@@ -141,6 +148,12 @@ class Tally:
     @property
     def points(self) -> float:
         return self.wins + self.draws / 2
+
+    @property
+    def distinct(self) -> int:
+        """How many of the games differ other than by a symmetry of the board (two deterministic
+        players replay one game from an opening and from its mirror image)."""
+        return len(self.seen)
 
 
 def play_pairing(
@@ -152,13 +165,14 @@ def play_pairing(
     zebra: Zebra | None,
     shard: tuple[int, int],
     out: ResultsWriter | None = None,
+    opening_plies: int = 2,
 ) -> Tally:
-    """``games`` games of ``engine`` against ``opponent`` from 2-ply openings, colours swapped;
-    of those, shard ``(k, n)`` plays the openings ``k, k + n, ...`` alone; each
-    game is appended to ``out`` as it ends."""
+    """``games`` games of ``engine`` against ``opponent`` from random openings of
+    ``opening_plies`` plies, colours swapped; of those, shard ``(k, n)`` plays the
+    openings ``k, k + n, ...`` alone; each game is appended to ``out`` as it ends."""
     tally = Tally()
     k, n = shard
-    openings = list(enumerate(random_openings(games // 2, 2, seed=seed)))[k::n]
+    openings = list(enumerate(random_openings(games // 2, opening_plies, seed=seed)))[k::n]
     bar = tqdm(total=2 * len(openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
     for i, opening in openings:
         for engine_colour in (0, 1):
@@ -184,6 +198,7 @@ def play_pairing(
                 tally.losses += 1
             if result.reason == "timeout" and result.loser != ours_name:
                 tally.opponent_timeouts += 1
+            tally.seen.add(canonical_game([parse_action(m) for m in (*opening.moves, *result.moves)]))
             tally.discs += result.disc_difference if engine_colour == 0 else -result.disc_difference
             mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
             tally.seconds += sum(mine)
@@ -203,6 +218,13 @@ def main() -> None:
     parser.add_argument("--ladder", action="store_true", help=f"also play the ladder: {', '.join(LADDER)}")
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        metavar="N",
+        help="random plies of each opening (default 2, the yardstick: only 3 openings up to symmetry)",
+    )
     parser.add_argument(
         "--time-limit",
         type=float,
@@ -230,6 +252,10 @@ def main() -> None:
     engines = args.engine or ["alphabeta:time=1", "mcts:time=1"]
     if args.games < 2 or args.games % 2:
         parser.error("--games must be a positive even number")
+    try:
+        random_openings(args.games // 2, args.opening_plies, args.seed)
+    except ValueError as e:
+        parser.error(f"--opening-plies {args.opening_plies}: {e}")
     match = re.fullmatch(r"(\d+)/(\d+)", args.shard)
     if match is None or not 0 <= int(match[1]) < int(match[2]):
         parser.error(f"--shard {args.shard}: expected K/N with 0 <= K < N, e.g. 1/2")
@@ -252,17 +278,22 @@ def main() -> None:
     except OSError as e:
         parser.error(f"--out {args.out}: {e.strerror}")
     part = "" if shard == (0, 1) else f", shard {args.shard}: openings {shard[0]}, {shard[0] + shard[1]}, ..."
-    print(f"{args.games} games a pairing from 2-ply random openings, colours swapped, seed {args.seed}{part}")
+    print(
+        f"{args.games} games a pairing from {args.opening_plies}-ply random openings, colours swapped, "
+        f"seed {args.seed}{part}"
+    )
     header = (
         f"{'engine':<22} {'opponent':<34} {'W-D-L':>9} {'score':>7} {'95% CI':>15} {'target':>7} "
-        f"{'discs':>6} {'s/move':>7} {'opp s/move':>10} {'opp t/o':>7}"
+        f"{'discs':>6} {'s/move':>7} {'opp s/move':>10} {'opp t/o':>7} {'distinct':>8}"
     )
     print(header)
     print("-" * len(header))
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(engine, opponent, args.games, args.seed, args.time_limit, zebra, shard, out)
+            t = play_pairing(
+                engine, opponent, args.games, args.seed, args.time_limit, zebra, shard, out, args.opening_plies
+            )
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
@@ -270,7 +301,7 @@ def main() -> None:
                 f"{engine:<22} {shown:<34} {f'{t.wins}-{t.draws}-{t.losses}':>9} {t.points / t.games:>6.1%} "
                 f"{f'{lo:.0%}-{hi:.0%}':>15} {f'{target:.0%}' if target else '':>7} {t.discs / t.games:>+6.1f} "
                 f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f} "
-                f"{t.opponent_timeouts:>7}",
+                f"{t.opponent_timeouts:>7} {t.distinct:>8}",
                 flush=True,
             )
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)

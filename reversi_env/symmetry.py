@@ -8,6 +8,8 @@ training data is augmented by them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from reversi_env.notation import PASS
@@ -28,3 +30,11 @@ def _symmetries() -> np.ndarray:
 
 SYMMETRIES = _symmetries()
 """(8, 65) int64: ``SYMMETRIES[k][a]``, where action ``a`` goes under symmetry ``k``."""
+
+
+def canonical_game(actions: Sequence[int]) -> tuple[int, ...]:
+    """The least of a move sequence's 8 images under the symmetries: games that
+    are one game up to the board's symmetries (the same play from an opening
+    and its mirror image) share it, so counting these counts distinct games."""
+    moves = np.asarray(actions, dtype=np.int64)
+    return min(tuple(int(a) for a in g[moves]) for g in SYMMETRIES)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from agents.arena.tournament import Opening, read_results
 from agents.play.match import GameResult
+from reversi_env.notation import parse_action
+from reversi_env.symmetry import canonical_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +70,7 @@ def test_the_opponents_losses_on_time_are_counted(tmp_path: Path) -> None:
     assert [r["result"]["reason"] for r in records] == ["timeout", "timeout"]
     assert [r["result"]["loser"] for r in records] == ["white", "black"]  # GRhino, whichever colour it had
     row = next(line for line in done.stdout.splitlines() if line.startswith("random"))
-    assert row.split()[-1] == "2"
+    assert row.split()[-2] == "2"  # opp t/o
     assert "2-0-0" in row
 
 
@@ -86,3 +88,32 @@ def test_a_gtp_opponent_may_take_the_whole_time_limit() -> None:
         assert opponent.timeout == 600.0
     finally:
         opponent.close()
+
+
+def test_games_are_counted_up_to_the_boards_symmetries(tmp_path: Path) -> None:
+    # The twelve 2-ply openings are three up to symmetry: two players that do
+    # not play at random replay one game from mirror-image openings, and the
+    # table's "distinct" column counts what was really played.
+    out = tmp_path / "games.jsonl"
+    done = run_bench("--engine", "pattern", "--levels", "1", "--games", "12", "--seed", "5", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    games = {
+        canonical_game([parse_action(m) for m in (*Opening.parse(r["opening"]).moves, *r["result"]["moves"])])
+        for r in records
+    }
+    row = next(line for line in done.stdout.splitlines() if line.startswith("pattern"))
+    assert int(row.split()[-1]) == len(games) < len(records) == 12
+
+
+def test_longer_openings_on_request(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    done = run_bench(
+        "--engine", "random", "--levels", "1", "--games", "4", "--opening-plies", "4", "--out", str(out)
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "from 4-ply random openings" in done.stdout
+    assert [len(Opening.parse(json.loads(line)["opening"]).moves) for line in out.read_text().splitlines()] == [4] * 4
+    bad = run_bench("--engine", "random", "--levels", "1", "--opening-plies", "0")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines()[-1].startswith("bench_engine.py: error: --opening-plies 0: found only 1")
