@@ -54,6 +54,7 @@ from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.arena.tournament import (
+    Opening,
     ResultsWriter,
     ScheduledGame,
     build_agent,
@@ -160,22 +161,21 @@ class Tally:
 def play_pairing(
     engine: str,
     opponent: str,
-    games: int,
+    openings: list[Opening],
     seed: int,
     time_limit: float,
     zebra: Zebra | None,
     shard: tuple[int, int],
     out: ResultsWriter | None = None,
-    opening_plies: int = 2,
 ) -> Tally:
-    """``games`` games of ``engine`` against ``opponent`` from random openings of
-    ``opening_plies`` plies, colours swapped; of those, shard ``(k, n)`` plays the
-    openings ``k, k + n, ...`` alone; each game is appended to ``out`` as it ends."""
+    """Two games of ``engine`` against ``opponent`` from each of ``openings``, colours
+    swapped (opening ``i``'s players seeded ``seed + i``); of those, shard ``(k, n)``
+    plays the openings ``k, k + n, ...`` alone; each game is appended to ``out`` as it ends."""
     tally = Tally()
     k, n = shard
-    openings = list(enumerate(random_openings(games // 2, opening_plies, seed=seed)))[k::n]
-    bar = tqdm(total=2 * len(openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
-    for i, opening in openings:
+    shard_openings = list(enumerate(openings))[k::n]
+    bar = tqdm(total=2 * len(shard_openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
+    for i, opening in shard_openings:
         for engine_colour in (0, 1):
             ours = make_agent(engine, engine_colour, seed=seed + i)
             theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
@@ -254,7 +254,7 @@ def main() -> None:
     if args.games < 2 or args.games % 2:
         parser.error("--games must be a positive even number")
     try:
-        random_openings(args.games // 2, args.opening_plies, args.seed)
+        openings = random_openings(args.games // 2, args.opening_plies, args.seed)
     except ValueError as e:
         parser.error(f"--opening-plies {args.opening_plies}: {e}")
     match = re.fullmatch(r"(\d+)/(\d+)", args.shard)
@@ -292,9 +292,7 @@ def main() -> None:
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(
-                engine, opponent, args.games, args.seed, args.time_limit, zebra, shard, out, args.opening_plies
-            )
+            t = play_pairing(engine, opponent, openings, args.seed, args.time_limit, zebra, shard, out)
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
