@@ -93,6 +93,14 @@ def run_example(
     return proc
 
 
+def run_benchmark(script: str, *args: str, timeout: float = 600.0) -> subprocess.CompletedProcess[str]:
+    """Run ``benchmarks/<script>`` as a user runs it, from the repository root; the
+    test reads the exit status and output (a bad option's usage error among them)."""
+    return subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
 @pytest.fixture
 def examples_importable(monkeypatch: pytest.MonkeyPatch) -> Path:
     """examples/ on sys.path, so a test can import an example's loader as its users do."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import run_benchmark
+
 from agents.arena.tournament import Opening, read_results
 from agents.play.match import GameResult
 from reversi_env.notation import parse_action
@@ -16,14 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
-    """The benchmark as a user runs it, from the repository root."""
-    return subprocess.run(
-        [sys.executable, "benchmarks/bench_engine.py", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    """bench_engine.py as a user runs it."""
+    return run_benchmark("bench_engine.py", *args, timeout=300)
 
 
 def test_every_game_is_saved_and_replays_to_its_result(tmp_path: Path) -> None:

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import run_benchmark
 
 
 def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
-    """The benchmark as a user runs it, from the repository root."""
-    return subprocess.run(
-        [sys.executable, "benchmarks/bench_solver.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    """bench_solver.py as a user runs it."""
+    return run_benchmark("bench_solver.py", *args)
 
 
 def test_the_timed_engine_is_compared_with_and_without_its_outcome_search() -> None:
