@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from conftest import run_benchmark
 
@@ -22,11 +23,16 @@ def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
     return run_benchmark("bench_engine.py", *args, timeout=300)
 
 
+def play_saved(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]]]:
+    """bench_engine.py ``args`` with ``--out out``, which must succeed: its output and the games it saved."""
+    done = run_bench(*args, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return done, [json.loads(line) for line in out.read_text().splitlines()]
+
+
 def test_every_game_is_saved_and_replays_to_its_result(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
-    done = run_bench("--engine", "random", "--levels", "1", "--games", "4", "--seed", "3", "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    done, records = play_saved(out, "--engine", "random", "--levels", "1", "--games", "4", "--seed", "3")
     assert len(records) == 4
     assert [r["black"] == "random" for r in records] == [True, False, True, False]
     assert len({r["opening"] for r in records}) == 2
@@ -57,12 +63,9 @@ def test_an_unwritable_game_file_is_one_line(tmp_path: Path) -> None:
 def test_the_opponents_losses_on_time_are_counted(tmp_path: Path) -> None:
     # GRhino level 5 thinks for seconds once past its first few moves: at
     # half a second a move it loses every game on time, and the table says so.
-    out = tmp_path / "games.jsonl"
-    done = run_bench(
-        "--engine", "random", "--levels", "5", "--games", "2", "--time-limit", "0.5", "--out", str(out)
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    done, records = play_saved(
+        tmp_path / "games.jsonl", "--engine", "random", "--levels", "5", "--games", "2", "--time-limit", "0.5"
+    )
     assert [r["result"]["reason"] for r in records] == ["timeout", "timeout"]
     assert [r["result"]["loser"] for r in records] == ["white", "black"]  # GRhino, whichever colour it had
     row = next(line for line in done.stdout.splitlines() if line.startswith("random"))
@@ -90,10 +93,9 @@ def test_games_are_counted_up_to_the_boards_symmetries(tmp_path: Path) -> None:
     # The twelve 2-ply openings are three up to symmetry: two players that do
     # not play at random replay one game from mirror-image openings, and the
     # table's "distinct" column counts what was really played.
-    out = tmp_path / "games.jsonl"
-    done = run_bench("--engine", "pattern", "--levels", "1", "--games", "12", "--seed", "5", "--out", str(out))
-    assert done.returncode == 0, done.stderr
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    done, records = play_saved(
+        tmp_path / "games.jsonl", "--engine", "pattern", "--levels", "1", "--games", "12", "--seed", "5"
+    )
     games = {
         canonical_game([parse_action(m) for m in (*Opening.parse(r["opening"]).moves, *r["result"]["moves"])])
         for r in records
@@ -103,13 +105,11 @@ def test_games_are_counted_up_to_the_boards_symmetries(tmp_path: Path) -> None:
 
 
 def test_longer_openings_on_request(tmp_path: Path) -> None:
-    out = tmp_path / "games.jsonl"
-    done = run_bench(
-        "--engine", "random", "--levels", "1", "--games", "4", "--opening-plies", "4", "--out", str(out)
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    done, records = play_saved(
+        tmp_path / "games.jsonl", "--engine", "random", "--levels", "1", "--games", "4", "--opening-plies", "4"
+    )
     assert "from 4-ply random openings" in done.stdout
-    assert [len(Opening.parse(json.loads(line)["opening"]).moves) for line in out.read_text().splitlines()] == [4] * 4
+    assert [len(Opening.parse(r["opening"]).moves) for r in records] == [4] * 4
     bad = run_bench("--engine", "random", "--levels", "1", "--opening-plies", "0")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines()[-1].startswith("bench_engine.py: error: --opening-plies 0: found only 1")
