@@ -23,7 +23,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            ``mix``, ``bias``, ``minimax``, ``ply``,
                                            ``fpu``: see docs/mcts.md), ``uct=1`` is
                                            textbook UCT, ``exact=N`` solves from N
-                                           empty squares, ``threads=2`` two cores
+                                           empty squares, ``proof=N`` tries to prove
+                                           the outcome from N (timed; 0: never),
+                                           ``threads=2`` two cores
                                            in one shared tree (``parallel=root``: a
                                            tree each, merged at the root)
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
@@ -92,12 +94,13 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
             "minimax",
             "uct",
             "exact",
+            "proof",
         ),
         None,
     ),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact", "proof")
 _TEXT_KEYS = ("net", "eval", "parallel")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
@@ -114,6 +117,7 @@ _ZERO_KEYS = (
     "mcts.minimax",
     "mcts.uct",
     "mcts.exact",
+    "mcts.proof",
 )
 """Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
 _MAXIMA = {
@@ -131,6 +135,7 @@ _MAXIMA = {
     "fpu": 1,
     "uct": 1,
     "exact": 30,
+    "proof": 60,
 }
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
@@ -233,7 +238,7 @@ class PlayerSpec:
             for key in ("c", "mix", "bias", "minimax"):
                 if key in o:
                     knobs[key] = float(o[key])
-            for key, name in (("ply", "ply"), ("exact", "endgame_exact")):
+            for key, name in (("ply", "ply"), ("exact", "endgame_exact"), ("proof", "endgame_proof")):
                 if key in o:
                     knobs[name] = int(o[key])
             if "fpu" in o:

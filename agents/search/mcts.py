@@ -32,7 +32,9 @@ With ``solver=True`` (MCTS-Solver) finished games are
 proven wins, losses or draws and proofs are backed up: a node with a winning
 child is lost for the player who moved into it, one whose children are all
 proven takes the best of them. With few empty squares the root is solved
-exactly instead (``agents.search.endgame``), maximising the final disc difference.
+exactly instead (``agents.search.endgame``), maximising the final disc difference;
+with a few more a timed search first tries to prove the outcome with the
+alpha-beta engine's endgame (``DEFAULT_ENDGAME_PROOF``).
 
 With an ``evaluator`` (``agents.search.evaluator.Evaluator``) the leaf value comes
 from it instead of a playout, and its prior, if any, switches selection to
@@ -69,9 +71,11 @@ from numba.core.dispatcher import Dispatcher
 from numba.types import float64, uint64
 
 from agents.base import state_to_move
+from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import solve_root
+from agents.search.evaluation import DISC
 from agents.search.evaluator import Evaluator
-from agents.search.ladder import evaluate
+from agents.search.ladder import TIMED_TABLE_ENTRIES, evaluate
 from agents.search.mcts_tree import (
     DRAW,
     LEAF_VALUE_TYPE,
@@ -95,6 +99,7 @@ from agents.search.mcts_tree import (
     status_value,
 )
 from agents.search.patterns import mcts_value, pattern_evaluation
+from agents.search.tt import new_table
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
 from reversi_env.notation import PASS
@@ -127,6 +132,15 @@ DEFAULT_ENDGAME_EXACT = 16
 empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
 move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/mcts.md)."""
 
+DEFAULT_ENDGAME_PROOF = 22
+"""Default number of empty squares from which a timed search (above
+``DEFAULT_ENDGAME_EXACT``) first spends part of its time trying to prove the
+root's outcome with the alpha-beta engine's endgame (win/loss/draw, then the
+exact score); a move proven to win or draw is played, and otherwise the tree
+search takes the rest of the time. Above the exact solve the tree search had
+played the endgame's first moves on its static value, and lost won or drawn
+positions there against GRhino (docs/mcts.md)."""
+
 DEFAULT_MAX_NODES = 4_000_000
 """Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
 
@@ -146,11 +160,12 @@ the static evaluation) in its selection score; the mean of its results has
 the rest (implicit minimax backups, docs/mcts.md)."""
 
 TEXTBOOK_UCT: Mapping[str, float | bool] = MappingProxyType(
-    {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0}
+    {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0, "endgame_proof": 0}
 )
 """The settings that turn every guide off: ``MCTSAgent(..., **TEXTBOOK_UCT)`` is
 textbook UCT (uniformly random playouts, plain UCB1 with c=1 for results in
-[-1, 1], the heuristic never called)."""
+[-1, 1], the heuristic never called, no endgame proof by the alpha-beta
+engine; the exact solve of the last 16 empties stays, as it always had)."""
 
 MAX_SIMULATIONS = 1_000_000_000
 """The largest simulation budget (hours of search; visits are int32)."""
@@ -190,6 +205,11 @@ _SOLVER_NODES_PER_SECOND = 3_000_000
 """A conservative speed of the endgame solver (it does about 8 M/s on a busy
 core here), to give a timed solve its node budget: half the time left, so even a
 solver three times slower than measured stays inside the limit."""
+_PROOF_SHARE = 0.5
+"""The share of a timed move's time the endgame proof may take (``DEFAULT_ENDGAME_PROOF``)."""
+_PROOF_MIDGAME_DEPTH = 6
+"""The endgame proof searches the midgame depths 1 to this (for the move order)
+and then jumps to the end: its aim is the outcome, not a move of its own."""
 _TIME_MARGIN = 0.02
 """A timed search aims this fraction of the limit short of it (Python overhead)."""
 _REUSE_DEPTH = 4
@@ -242,8 +262,10 @@ class SearchResult:
     position for the player to move. ``nodes`` is the tree's size (or the
     positions the endgame solver visited). ``proven`` is "win", "loss" or "draw" when
     the search proved it, else None; ``disc_difference`` is the exact final
-    disc difference under best play when the endgame was solved exactly (then
-    ``values`` hold the sign of each move's result, exact for the best moves).
+    disc difference under best play when the endgame was solved exactly, or a
+    draw proven (then ``values`` hold the sign of each move's result, exact for
+    the best moves; a proof that ended on a win or a draw knows only the
+    move it played, the others' values are 0).
     ``reused`` counts the visits the root kept from the previous search (tree
     reuse): its children then hold ``reused - 1 + simulations`` visits, the
     first visit having expanded it (a new tree: ``simulations``)."""
@@ -347,6 +369,44 @@ def _solve_exact(
     )  # fmt: skip
 
 
+def _prove_outcome(
+    p: np.uint64,
+    o: np.uint64,
+    actions: tuple[int, ...],
+    start: float,
+    deadline: float,
+    table: np.ndarray,
+    threads: int,
+    rng: np.ndarray,
+) -> SearchResult | None:
+    """The root's outcome proven by the alpha-beta engine's endgame in
+    ``_PROOF_SHARE`` of the time left: a best move (ties broken with ``rng``)
+    when it proved a win or a draw, or finished the exact score; None otherwise."""
+    if actions == (PASS,):
+        return None
+    n_empty = 64 - (int(p) | int(o)).bit_count()
+    root, nodes = iterative_deepening(
+        p, o, list(actions), table, pattern_evaluation(),
+        time_limit=max(_PROOF_SHARE * (deadline - time.perf_counter()), 1e-3), threads=threads,
+        exact_jump=max(n_empty - _PROOF_MIDGAME_DEPTH - 1, 0), wld_empties=0,
+    )  # fmt: skip
+    if root.depth < n_empty:
+        return None
+    top = max(root.scores.values())
+    if top < 0 and not root.completed:
+        return None  # every move loses, and which loses least is not known yet
+    best = sorted(a for a, v in root.scores.items() if v == top)
+    action = best[int(bb.random_below(rng, np.uint64(len(best))))] if len(best) > 1 else best[0]
+    values = np.sign(np.array([root.scores.get(a, 0) for a in actions], dtype=np.float64))
+    proven = "win" if top > 0 else ("loss" if top < 0 else "draw")
+    score = top // DISC if root.completed or top == 0 else None  # a draw is 0 discs
+    seconds = time.perf_counter() - start
+    return SearchResult(
+        action, actions, np.zeros(len(actions), np.int64), values, float(np.sign(top)), 0, nodes, seconds,
+        (action,), proven, score,
+    )  # fmt: skip
+
+
 class _EvaluatorSearch:
     """The Python-driven path: numba selects and backs up, a Python
     ``Evaluator`` values each new leaf; PUCT when it gives priors."""
@@ -408,6 +468,8 @@ class MCTSAgent:
     the exploration constant; ``reuse_tree`` keeps the subtree of the moves
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
+    off); a timed search with more but at most ``endgame_proof`` first gives
+    half its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
     ``max_nodes`` caps the tree; ``heuristic`` (default: the learned pattern
     value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
@@ -432,6 +494,7 @@ class MCTSAgent:
         endgame_exact: int = DEFAULT_ENDGAME_EXACT,
         evaluator: Evaluator | None = None,
         *,
+        endgame_proof: int = DEFAULT_ENDGAME_PROOF,
         max_nodes: int = DEFAULT_MAX_NODES,
         informed_playouts: bool = True,
         bias: float = DEFAULT_BIAS,
@@ -479,8 +542,9 @@ class MCTSAgent:
             raise ValueError(f"ply must be 0 (the leaf's own value) or 1 (the best of its children's), got {ply!r}")
         if not isinstance(fpu, (bool, np.bool_)):
             raise ValueError(f"fpu must be True or False, got {fpu!r}")
-        if isinstance(endgame_exact, bool) or not isinstance(endgame_exact, (int, np.integer)) or endgame_exact < 0:
-            raise ValueError(f"endgame_exact must be a non-negative int (empty squares), got {endgame_exact!r}")
+        for knob, empties in (("endgame_exact", endgame_exact), ("endgame_proof", endgame_proof)):
+            if isinstance(empties, bool) or not isinstance(empties, (int, np.integer)) or empties < 0:
+                raise ValueError(f"{knob} must be a non-negative int (empty squares), got {empties!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
@@ -501,6 +565,8 @@ class MCTSAgent:
         self.reuse_tree = bool(reuse_tree)
         self.solver = bool(solver)
         self.endgame_exact = int(endgame_exact)
+        self.endgame_proof = int(endgame_proof)
+        self._proof_table: np.ndarray | None = None
         self.evaluator = evaluator
         self.max_nodes = int(max_nodes)
         self.informed = bool(informed_playouts)
@@ -565,6 +631,12 @@ class MCTSAgent:
             solved = _solve_exact(p, o, actions, start, deadline, self._rng)
             if solved is not None:
                 return solved
+        elif deadline is not None and state.num_empty() <= self.endgame_proof:
+            if self._proof_table is None:
+                self._proof_table = new_table(TIMED_TABLE_ENTRIES)
+            proof = _prove_outcome(p, o, actions, start, deadline, self._proof_table, self.threads, self._rng)
+            if proof is not None:
+                return proof
         if len(self._trees) > 1:
             return self._parallel_search(p, o, state.player, actions, start, deadline)
         tree = self._tree

@@ -91,6 +91,7 @@ def course_file(tmp_path: Path) -> Path:
         ("mcts:mix=0,bias=2,minimax=0.25", "mcts", {"mix": 0.0, "bias": 2.0, "minimax": 0.25}),
         ("mcts:ply=0,fpu=0,uct=0", "mcts", {"ply": 0, "fpu": 0, "uct": 0}),
         ("mcts:exact=20", "mcts", {"exact": 20}),
+        ("mcts:proof=0", "mcts", {"proof": 0}),
         ("mcts:uct=1", "mcts", {"uct": 1}),
     ],
 )
@@ -134,6 +135,8 @@ def test_target_specs_parse() -> None:
         ("mcts:fpu=2", "at most 1"),
         ("mcts:uct=2", "at most 1"),
         ("mcts:exact=31", "at most 30"),
+        ("mcts:proof=61", "at most 60"),
+        ("mcts:proof=-1", ">= 0"),
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
         ("alphabeta:4,probcut=1", "option of the timed search"),
@@ -184,11 +187,12 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10,eval=hand").heuristic is not mcts_value  # type: ignore[attr-defined]
-    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0")
-    assert tuned.endgame_exact == 0  # type: ignore[attr-defined]
+    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0,proof=18")
+    assert (tuned.endgame_exact, tuned.endgame_proof) == (0, 18)  # type: ignore[attr-defined]
     assert (tuned.mix, tuned.bias, tuned.minimax, tuned.ply, tuned.fpu) == (0.5, 0.0, 0.25, 0, False)  # type: ignore[attr-defined]
     uct = make_agent("mcts:sims=10,uct=1")
     assert (uct.informed, uct.bias, uct.mix, uct.minimax, uct.c) == (False, 0.0, 0.0, 0.0, 1.0)  # type: ignore[attr-defined]
+    assert (uct.endgame_exact, uct.endgame_proof) == (16, 0)  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10,uct=1,c=1.4").c == 1.4  # type: ignore[attr-defined]
     with pytest.raises(SpecError, match="textbook UCT, it takes no mix"):
         make_agent("mcts:sims=10,uct=1,mix=0.5")

@@ -18,9 +18,11 @@ import numpy as np
 import pytest
 from conftest import REPO_ROOT, random_game
 from numba import njit
+from test_alphabeta import _positions_by_outcome
 from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
+from agents.search.endgame import Solver
 from agents.search.ladder import GreedyAgent, RandomAgent
 from agents.search.mcts import (
     MAX_SIMULATIONS,
@@ -94,6 +96,40 @@ def test_exact_endgame_maximises_the_disc_difference(empties: int) -> None:
         assert result.disc_difference == best
         assert -brute_force(state.apply(result.action)) == best
         assert result.proven == outcome(best)
+
+
+def test_endgame_proof_given_the_time_ends_with_the_solver_result() -> None:
+    # A won, a drawn and a lost position: the proof finishes (the exact score, or a draw) and plays a best move.
+    for score, (state, solution) in _positions_by_outcome(12).items():
+        agent = MCTSAgent(time_limit=30.0, seed=0, endgame_exact=0, endgame_proof=12)
+        result = agent.search(state)
+        assert result.simulations == 0 and result.action in solution.best_actions
+        assert result.proven == outcome(score) and result.disc_difference == solution.score
+
+
+def test_endgame_proof_under_a_clock_claims_only_true_outcomes() -> None:
+    # Clocks from too short to plenty: every claimed win or draw is one (the move played keeps it); a
+    # proof cut short leaves the tree search the rest of the move; plenty of time proves every position.
+    solver = Solver()
+    states = [s for s in endgame_positions(16, 4) if len(s.legal_actions()) > 1]
+    for state in states:
+        claims = []
+        for seconds in (0.01, 0.05, 0.2, 20.0):
+            result = MCTSAgent(time_limit=seconds, seed=0, endgame_exact=0, endgame_proof=16).search(state)
+            if result.proven is None:
+                assert result.simulations > 0
+                continue
+            after = solver.solve(state.apply(result.action))
+            assert after is not None and outcome(-after.score) == result.proven, (str(state), seconds)
+            claims.append(seconds)
+        assert 20.0 in claims
+
+
+def test_endgame_proof_only_in_a_timed_search_and_on_request() -> None:
+    state = next(s for s in endgame_positions(18, 8) if len(s.legal_actions()) > 1)
+    assert MCTSAgent(simulations=300, seed=0, endgame_exact=0, endgame_proof=18).search(state).simulations == 300
+    timed = MCTSAgent(time_limit=0.2, seed=0, endgame_exact=0, endgame_proof=0).search(state)
+    assert timed.simulations > 0 and timed.disc_difference is None
 
 
 def test_single_move_and_forced_pass_return_at_once() -> None:
@@ -187,7 +223,7 @@ def test_a_timed_search_sizes_its_pool_for_the_speed_it_searched_at(threads: int
     # Room for 16 nodes a simulation (ply=1) at the speed of the search before: a fixed guess of the speed
     # was outrun by a fast machine, whose pool then filled before the time was up.
     state = random_game(3, plies=44)[-1]  # a late position: fast simulations
-    agent = MCTSAgent(time_limit=0.2, seed=0, endgame_exact=0, reuse_tree=False, threads=threads)
+    agent = MCTSAgent(time_limit=0.2, seed=0, endgame_exact=0, endgame_proof=0, reuse_tree=False, threads=threads)
     first = agent.search(state)
     agent.search(state)  # a new tree, sized by the first search's speed
     speed = first.simulations / first.seconds  # all threads; the seconds include the setup, so a little low
@@ -208,7 +244,7 @@ def test_time_limit_stops_the_search() -> None:
 def test_timed_search_stops_once_proven() -> None:
     state = next(s for s in endgame_positions(4, 6) if len(s.legal_actions()) > 1)
     t = time.perf_counter()
-    result = MCTSAgent(time_limit=20.0, seed=0, endgame_exact=0).search(state)
+    result = MCTSAgent(time_limit=20.0, seed=0, endgame_exact=0, endgame_proof=0).search(state)
     assert result.proven is not None
     assert time.perf_counter() - t < 10.0  # far less than the 20 s allowed
 
@@ -295,6 +331,8 @@ def test_bad_settings() -> None:
         {"simulations": 10, "seed": -1},
         {"simulations": 10, "seed": 1.5},
         {"simulations": 10, "endgame_exact": -1},
+        {"simulations": 10, "endgame_proof": -1},
+        {"simulations": 10, "endgame_proof": 1.5},
         {"simulations": 10, "max_nodes": 10},
         {"simulations": 10, "mix": 1.5},
         {"simulations": 10, "mix": -0.1},

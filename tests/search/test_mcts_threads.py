@@ -215,7 +215,7 @@ def test_timed_search_with_two_threads(parallel: str) -> None:
     assert result.simulations > 0 and result.action in state.legal_actions()
     proven = next(s for s in endgame_positions(4, 6) if len(s.legal_actions()) > 1)
     t = time.perf_counter()
-    agent = MCTSAgent(time_limit=20.0, seed=0, threads=2, endgame_exact=0, parallel=parallel)
+    agent = MCTSAgent(time_limit=20.0, seed=0, threads=2, endgame_exact=0, endgame_proof=0, parallel=parallel)
     assert agent.search(proven).proven is not None
     assert time.perf_counter() - t < 10.0  # a proof stops every thread, far inside the 20 s
 
