@@ -17,7 +17,10 @@ score to compare with then; with ``--timed S`` as well, the timed engine
 plays each of those positions in S seconds, with and without its jump to
 the exact end (``EXACT_JUMP``; ``--jumps``) and with its win/loss/draw search
 from the empties ``--wld`` gives (``WLD_EMPTIES``), and its moves are checked
-against the exact best ones.
+against the exact best ones; with ``--players SPEC...`` instead, the players
+those specs make (``reversi play``'s) play each position, and their moves
+are checked the same way (MCTS's endgame proof: ``mcts:time=1`` against
+``mcts:time=1,proof=0``).
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
@@ -29,6 +32,7 @@ a depth is what a second thread buys).
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
     python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0] [--wld 18 off]
+    python benchmarks/bench_solver.py --games 60 --empties 17 --empties-max 22 --players mcts:time=1 mcts:time=1,proof=0
 """
 
 from __future__ import annotations
@@ -40,10 +44,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
@@ -51,6 +57,7 @@ from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
 from reversi_env import PASS, GameState, square_name
+from reversi_env.observation import observe
 
 FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
 FIRST_NUMBER = 20
@@ -113,40 +120,66 @@ def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> 
         )
 
 
-def timed_moves(positions: list[GameState], seconds: float, jumps: list[int], wlds: list[int | None]) -> None:
-    """The timed engine's move (``alphabeta:time=S``'s search, one thread, a fresh
-    table) in each of ``positions``, with each of ``jumps`` to the exact end
-    (``EXACT_JUMP``; 0: ply by ply) and each of ``wlds`` (``WLD_EMPTIES``, from
-    how many empties the exact depth asks win, loss or draw first; None: never),
-    alternated position by position: how often it is not an exact best move,
-    how often it does not keep the position's outcome (a win or a draw given
-    away), and the discs it gives away."""
-    solver, evaluation = Solver(), pattern_evaluation()
-    variants = [(jump, wld) for jump in jumps for wld in wlds]
-    missed = dict.fromkeys(variants, 0)
-    outcome = dict.fromkeys(variants, 0)
-    lost = dict.fromkeys(variants, 0)
+def move_quality(positions: list[GameState], choosers: dict[str, Callable[[GameState], int]]) -> None:
+    """Each chooser's move in each of ``positions`` (the choosers alternated
+    position by position, so a change of load falls on all alike), checked
+    against the exact best moves: how often it is not an exact best move, how
+    often it does not keep the position's outcome (a win or a draw given away),
+    and the discs it gives away. Prints one line a chooser, named by its key."""
+    solver = Solver()
+    missed = dict.fromkeys(choosers, 0)
+    outcome = dict.fromkeys(choosers, 0)
+    lost = dict.fromkeys(choosers, 0)
     for state in positions:
         solution = solver.solve(state)
         assert solution is not None
-        p, o = state.kernel_boards()
-        for jump, wld in variants:
+        for name, choose in choosers.items():
+            move = choose(state)
+            if move not in solution.best_actions:
+                child = solver.solve(state.apply(move), all_best=False)
+                assert child is not None
+                missed[name] += 1
+                outcome[name] += np.sign(-child.score) < np.sign(solution.score)
+                lost[name] += solution.score + child.score  # the child's score is the opponent's
+    for name in choosers:
+        print(
+            f"{name}: {missed[name]} of {len(positions)} moves not an exact best, "
+            f"{outcome[name]} outcomes given away, {lost[name]} discs given away"
+        )
+
+
+def timed_moves(positions: list[GameState], seconds: float, jumps: list[int], wlds: list[int | None]) -> None:
+    """``move_quality`` of the timed engine (``alphabeta:time=S``'s search, one
+    thread, a fresh table) with each of ``jumps`` to the exact end
+    (``EXACT_JUMP``; 0: ply by ply) and each of ``wlds`` (``WLD_EMPTIES``, from
+    how many empties the exact depth asks win, loss or draw first; None: never)."""
+    evaluation = pattern_evaluation()
+
+    def engine(jump: int, wld: int | None) -> Callable[[GameState], int]:
+        def choose(state: GameState) -> int:
+            p, o = state.kernel_boards()
             root, _ = iterative_deepening(
                 p, o, state.legal_actions(), new_table(1 << 20), evaluation, time_limit=seconds,
                 exact_jump=jump, wld_empties=wld,
             )  # fmt: skip
-            move = root.best_moves()[0]
-            if move not in solution.best_actions:
-                child = solver.solve(state.apply(move), all_best=False)
-                assert child is not None
-                missed[jump, wld] += 1
-                outcome[jump, wld] += np.sign(-child.score) < np.sign(solution.score)
-                lost[jump, wld] += solution.score + child.score  # the child's score is the opponent's
-    for jump, wld in variants:
-        print(
-            f"{seconds:g} s a move, exact_jump={jump}, wld_empties={wld}: {missed[jump, wld]} of {len(positions)} "
-            f"moves not an exact best, {outcome[jump, wld]} outcomes given away, {lost[jump, wld]} discs given away"
-        )
+            return root.best_moves()[0]
+
+        return choose
+
+    move_quality(
+        positions,
+        {f"{seconds:g} s a move, exact_jump={j}, wld_empties={w}": engine(j, w) for j in jumps for w in wlds},
+    )
+
+
+def player_moves(positions: list[GameState], specs: list[str]) -> None:
+    """``move_quality`` of players given by their specs (``reversi play``'s), each
+    built afresh for every position (seed 0), so no search is kept from one to the next."""
+
+    def player(spec: str) -> Callable[[GameState], int]:
+        return lambda state: make_agent(spec, seed=0).act(observe(state, state.player))
+
+    move_quality(positions, {spec: player(spec) for spec in specs})
 
 
 def _children_cpu() -> float:
@@ -250,14 +283,27 @@ def main(argv: list[str] | None = None) -> int:
         help=f"--timed: from how many empties to ask win, loss or draw first, to compare (default {WLD_EMPTIES}; "
         "'off': never)",
     )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        metavar="SPEC",
+        help="--games: these players' moves against the exact best ones instead (e.g. mcts:time=1 mcts:time=1,proof=0)",
+    )
     args = parser.parse_args(argv)
+    for spec in args.players or []:
+        try:
+            parse_spec(spec)
+        except SpecError as error:
+            parser.error(f"--players: {error}")
     if any(j < 0 for j in args.jumps):
         parser.error(f"--jumps {' '.join(map(str, args.jumps))}: a jump is 0 or more plies")
     if args.games:
         empties_max = args.empties if args.empties_max is None else args.empties_max
         positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
-        if args.timed is not None:
+        if args.players:
+            player_moves(positions, args.players)
+        elif args.timed is not None:
             timed_moves(positions, args.timed, args.jumps, args.wld)
         else:
             solve_games(positions, args.one_best_only, args.cap)

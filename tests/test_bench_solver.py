@@ -1,4 +1,4 @@
-"""benchmarks/bench_solver.py's timed comparison (``--timed``, ``--jumps``, ``--wld``) and its bad options."""
+"""benchmarks/bench_solver.py's timed comparisons (``--timed``, ``--jumps``, ``--wld``, ``--players``), bad options."""
 
 from __future__ import annotations
 
@@ -25,9 +25,24 @@ def test_the_timed_engine_is_compared_with_and_without_its_outcome_search() -> N
         assert (int(discs) > 0) == (int(missed) > 0)  # a move that is not a best one gives discs away
 
 
+def test_players_are_compared_by_their_specs() -> None:
+    done = run_bench("--games", "3", "--empties", "17", "--players", "mcts:time=0.1", "mcts:time=0.1,proof=0")
+    assert done.returncode == 0, done.stderr
+    lines = re.findall(r"^(\S+): (\d+) of (\d+) moves not an exact best, (\d+) outcomes given away, "
+                       r"(-?\d+) discs given away$", done.stdout, re.MULTILINE)  # fmt: skip
+    assert [spec for spec, *_ in lines] == ["mcts:time=0.1", "mcts:time=0.1,proof=0"]
+    for _, missed, positions, outcomes, discs in lines:
+        assert int(positions) == 3 and int(outcomes) <= int(missed) <= 3
+        assert (int(discs) > 0) == (int(missed) > 0)
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
-    [(["--wld", "x"], "'x' is not a number of empty squares"), (["--jumps", "-1"], "a jump is 0 or more plies")],
+    [
+        (["--wld", "x"], "'x' is not a number of empty squares"),
+        (["--jumps", "-1"], "a jump is 0 or more plies"),
+        (["--players", "mcts:proof=-1"], "--players: "),
+    ],
 )
 def test_a_bad_option_is_one_line(option: list[str], message: str) -> None:
     done = run_bench("--games", "1", "--timed", "1", *option)
