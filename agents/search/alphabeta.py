@@ -611,8 +611,9 @@ def iterative_deepening(
     exact depth first finds the first move, in the last depth's order, with
     the best of win, draw and loss: a win or a draw is then played unless the
     exact depth finishes that move (after a draw it is not searched: every
-    drawn move scores 0, the best there is); that search counts as an
-    unfinished exact depth."""
+    drawn move scores 0, the best there is); that search counts as the
+    finished exact depth if it found a draw and finished (no move scores more),
+    else as an unfinished one."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
     stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
@@ -631,7 +632,8 @@ def iterative_deepening(
             if depth == n_empty and not exact_all and wld_empties is not None and n_empty >= wld_empties:
                 value, move = root_window(p, o, order, -1, 1, table, stats, evaluation, buf, depth)
                 if value >= 0:  # a win or a draw (a loss keeps the midgame's choice)
-                    result = RootScores({move: value}, depth, False)
+                    # A draw the search finished is the exact depth done: no move scores more than 0.
+                    result = RootScores({move: value}, depth, value == 0 and stats[STOP] == 0)
                     order = [move] + [a for a in order if a != move]
                 if stats[STOP] != 0 or value == 0:
                     break

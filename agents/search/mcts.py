@@ -262,10 +262,10 @@ class SearchResult:
     position for the player to move. ``nodes`` is the tree's size (or the
     positions the endgame solver visited). ``proven`` is "win", "loss" or "draw" when
     the search proved it, else None; ``disc_difference`` is the exact final
-    disc difference under best play when the endgame was solved exactly, or a
-    draw proven (then ``values`` hold the sign of each move's result, exact for
-    the best moves; a proof that ended on a win or a draw knows only the
-    move it played, the others' values are 0).
+    disc difference under best play when the endgame was solved exactly (then
+    ``values`` hold the sign of each move's result, exact for the best moves;
+    a proof that ended on a win or a draw knows only the move it played, the
+    others' values are 0).
     ``reused`` counts the visits the root kept from the previous search (tree
     reuse): its children then hold ``reused - 1 + simulations`` visits, the
     first visit having expanded it (a new tree: ``simulations``)."""
@@ -381,7 +381,7 @@ def _prove_outcome(
 ) -> SearchResult | None:
     """The root's outcome proven by the alpha-beta engine's endgame in
     ``_PROOF_SHARE`` of the time left: a best move (ties broken with ``rng``)
-    when it proved a win or a draw, or finished the exact score; None otherwise."""
+    when it proved a win, or the root a draw, or finished the exact score; None otherwise."""
     if actions == (PASS,):
         return None
     n_empty = 64 - (int(p) | int(o)).bit_count()
@@ -393,13 +393,13 @@ def _prove_outcome(
     if root.depth < n_empty:
         return None
     top = max(root.scores.values())
-    if top < 0 and not root.completed:
-        return None  # every move loses, and which loses least is not known yet
+    if top <= 0 and not root.completed:
+        return None  # every move loses, and which loses least is not known yet; or a draw, but a win may be left
     best = sorted(a for a, v in root.scores.items() if v == top)
     action = best[int(bb.random_below(rng, np.uint64(len(best))))] if len(best) > 1 else best[0]
     values = np.sign(np.array([root.scores.get(a, 0) for a in actions], dtype=np.float64))
     proven = "win" if top > 0 else ("loss" if top < 0 else "draw")
-    score = top // DISC if root.completed or top == 0 else None  # a draw is 0 discs
+    score = top // DISC if root.completed else None
     seconds = time.perf_counter() - start
     return SearchResult(
         action, actions, np.zeros(len(actions), np.int64), values, float(np.sign(top)), 0, nodes, seconds,

@@ -435,13 +435,13 @@ def test_win_loss_draw_first_keeps_the_exact_result() -> None:
     # Left to finish: a win or a loss ends exact (the margin searched after the
     # outcome); a draw is played at once, a drawn move scored 0 (nothing is better).
     evaluation = pattern_evaluation()
-    for outcome, (state, solution) in _positions_by_outcome(12).items():
+    for state, solution in _positions_by_outcome(12).values():
         p, o = state.kernel_boards()
         for wld in (12, None):
             root, _ = iterative_deepening(p, o, state.legal_actions(), new_table(1 << 16), evaluation, wld_empties=wld)
             assert root.depth == 12 and set(root.best_moves()) <= set(solution.best_actions)
             assert max(root.scores.values()) == solution.score * DISC
-            assert root.completed == (outcome != 0 or wld is None)
+            assert root.completed  # a finished draw is the exact depth done
 
 
 def test_win_loss_draw_first_keeps_a_win_the_budget_cuts_short() -> None:
@@ -450,7 +450,7 @@ def test_win_loss_draw_first_keeps_a_win_the_budget_cuts_short() -> None:
     # without the outcome search (a midgame guess, or the first move the exact
     # depth scored) end on a winning move with it.
     evaluation, solver = pattern_evaluation(), Solver()
-    state, _ = _positions_by_outcome(16)[1]
+    state, solution = _positions_by_outcome(16)[1]
     p, o = state.kernel_boards()
     actions = state.legal_actions()
     _, full = iterative_deepening(p, o, actions, new_table(1 << 16), evaluation, wld_empties=16)
@@ -468,6 +468,7 @@ def test_win_loss_draw_first_keeps_a_win_the_budget_cuts_short() -> None:
         child, guessed = solver.solve(state.apply(move)), solver.solve(state.apply(guess))
         assert child is not None and guessed is not None
         assert -child.score * DISC >= with_wld.scores[move] >= 0
+        assert not with_wld.completed or with_wld.scores[move] == solution.score * DISC  # finished: exact
         kept += -child.score > 0 >= -guessed.score
     assert kept >= 3
 
