@@ -34,8 +34,8 @@ from collections.abc import Callable
 
 import numpy as np
 from numba import njit
-from strength import wilson
 
+from agents.arena.ratings import wilson_interval
 from agents.arena.tournament import random_openings
 from agents.base import Agent
 from agents.play.match import play_game
@@ -209,7 +209,7 @@ def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
     print(f"{'opponent':<22}{'score':>8}{'95% interval':>18}{'target':>9}")
     for spec, target in TARGETS.items():
         s = score_against(weights, spec, games, seed, plies)
-        lo, hi = wilson(s, games)
+        lo, hi = wilson_interval(s, games)
         print(f"{spec:<22}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}   ({s:g}/{games})")
 
 

@@ -15,8 +15,8 @@ import argparse
 from pathlib import Path
 
 from bench_eval import TARGETS, score_against
-from strength import wilson
 
+from agents.arena.ratings import wilson_interval
 from agents.search.patterns import read_weights
 
 
@@ -40,7 +40,7 @@ def main() -> None:
         scores = {}
         for spec in TARGETS:
             s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
-            scores[spec] = (s / args.games, *wilson(s, args.games))
+            scores[spec] = (s / args.games, *wilson_interval(s, args.games))
         rows.append((last["seconds"] / 60, last["positions"], scores))
         cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
         print(f"{last['round'] + 1:>5}{last['seconds'] / 60:>9.1f}{last['positions']:>11}{cells}")

@@ -17,8 +17,8 @@ import argparse
 
 import numpy as np
 from bench_eval import match_score
-from strength import wilson
 
+from agents.arena.ratings import wilson_interval
 from agents.base import Agent
 from agents.search.evaluation import Evaluation
 from agents.search.ladder import AlphaBetaAgent
@@ -62,7 +62,7 @@ def main() -> None:
     if args.depth is not None and not 1 <= args.depth <= 20:
         parser.error(f"--depth must be 1 to 20, got {args.depth}")
     s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies, args.depth)
-    lo, hi = wilson(s, args.games)
+    lo, hi = wilson_interval(s, args.games)
     search = f"alphabeta:time={args.time:g}" if args.depth is None else f"alphabeta:{args.depth}"
     print(
         f"{search}, {args.new} vs {args.old}: {s / args.games:.1%} [{lo:.1%}, {hi:.1%}] "

@@ -12,12 +12,12 @@ move (needs the ``bench`` extra). Every game goes through ``agents.play.match.pl
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
 from collections.abc import Callable
 
+from agents.arena.ratings import wilson_interval
 from agents.base import Agent, state_to_move
 from agents.play.match import play_game
 from agents.search.ladder import AlphaBetaAgent, RandomAgent
@@ -25,16 +25,6 @@ from agents.search.mcts import MCTSAgent
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 from reversi_env.state import GameState
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``score / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class OpenSpielMCTS:
@@ -163,7 +153,7 @@ def main() -> None:
     for name, w, d, losses, margin, sims, _ in rows:
         n = w + d + losses
         score = w + 0.5 * d
-        lo, hi = wilson(score, n)
+        lo, hi = wilson_interval(score, n)
         print(
             f"| {name:<22} | {f'{w}-{d}-{losses}':<9} | {100 * score / n:5.1f}% | {100 * lo:5.1f}% - {100 * hi:5.1f}% "
             f"| {margin:+9.1f} | {sims:9,.0f} |"
