@@ -20,7 +20,8 @@ from the empties ``--wld`` gives (``WLD_EMPTIES``), and its moves are checked
 against the exact best ones; with ``--players SPEC...`` instead, the players
 those specs make (``reversi play``'s) play each position, and their moves
 are checked the same way (MCTS's endgame proof: ``mcts:time=1`` against
-``mcts:time=1,proof=0``).
+``mcts:time=1,proof=0``; a GTP engine cannot join a position without the
+game's moves, and says so in one line).
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
@@ -49,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.arena.tournament import close_agent
+from agents.play.gtp_connection import EngineError
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
@@ -177,7 +180,14 @@ def player_moves(positions: list[GameState], specs: list[str]) -> None:
     built afresh for every position (seed 0), so no search is kept from one to the next."""
 
     def player(spec: str) -> Callable[[GameState], int]:
-        return lambda state: make_agent(spec, seed=0).act(observe(state, state.player))
+        def choose(state: GameState) -> int:
+            agent = make_agent(spec, state.player, seed=0)
+            try:
+                return agent.act(observe(state, state.player))
+            finally:
+                close_agent(agent)  # an external engine ends its process
+
+        return choose
 
     move_quality(positions, {spec: player(spec) for spec in specs})
 
@@ -302,7 +312,10 @@ def main(argv: list[str] | None = None) -> int:
         positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
         if args.players:
-            player_moves(positions, args.players)
+            try:
+                player_moves(positions, args.players)
+            except (SpecError, EngineError) as error:  # a player that cannot be built, or cannot play a position
+                parser.exit(1, f"bench_solver.py: --players: {error}\n")
         elif args.timed is not None:
             timed_moves(positions, args.timed, args.jumps, args.wld)
         else:

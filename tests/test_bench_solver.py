@@ -26,14 +26,23 @@ def test_the_timed_engine_is_compared_with_and_without_its_outcome_search() -> N
 
 
 def test_players_are_compared_by_their_specs() -> None:
-    done = run_bench("--games", "3", "--empties", "17", "--players", "mcts:time=0.1", "mcts:time=0.1,proof=0")
+    players = ["mcts:time=0.1", "mcts:time=0.1,proof=0"]
+    done = run_bench("--games", "3", "--empties", "17", "--players", *players)
     assert done.returncode == 0, done.stderr
-    lines = re.findall(r"^(\S+): (\d+) of (\d+) moves not an exact best, (\d+) outcomes given away, "
+    lines = re.findall(r"^(.+): (\d+) of (\d+) moves not an exact best, (\d+) outcomes given away, "
                        r"(-?\d+) discs given away$", done.stdout, re.MULTILINE)  # fmt: skip
-    assert [spec for spec, *_ in lines] == ["mcts:time=0.1", "mcts:time=0.1,proof=0"]
+    assert [spec for spec, *_ in lines] == players
     for _, missed, positions, outcomes, discs in lines:
         assert int(positions) == 3 and int(outcomes) <= int(missed) <= 3
         assert (int(discs) > 0) == (int(missed) > 0)
+
+
+def test_a_player_that_cannot_join_a_position_is_one_line() -> None:
+    # A GTP engine needs the game's moves, which a position of the benchmark does not have (the real gtp-rhino).
+    done = run_bench("--games", "1", "--empties", "14", "--players", "gtp:/usr/games/gtp-rhino -l 1 -b 0 -r 0")
+    assert done.returncode == 1
+    assert "--players: " in done.stderr and "cannot join the game" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.parametrize(
