@@ -342,6 +342,29 @@ def _result(
     )
 
 
+def _settled(
+    actions: tuple[int, ...],
+    scores: Mapping[int, int],
+    best: list[int],
+    disc_difference: int | None,
+    nodes: int,
+    start: float,
+    rng: np.ndarray,
+) -> SearchResult:
+    """The result of a root the endgame settled: one of the equally scored
+    ``best`` moves (ties broken with ``rng``), each move's value the sign of its
+    score (0 if it has none), the outcome the sign of the best score."""
+    action = best[int(bb.random_below(rng, np.uint64(len(best))))] if len(best) > 1 else best[0]
+    top = scores[action]
+    values = np.sign(np.array([scores.get(a, 0) for a in actions], dtype=np.float64))
+    proven = "win" if top > 0 else ("loss" if top < 0 else "draw")
+    seconds = time.perf_counter() - start
+    return SearchResult(
+        action, actions, np.zeros(len(actions), np.int64), values, float(np.sign(top)), 0, nodes, seconds,
+        (action,), proven, disc_difference,
+    )  # fmt: skip
+
+
 def _solve_exact(
     p: np.uint64, o: np.uint64, actions: tuple[int, ...], start: float, deadline: float | None, rng: np.ndarray
 ) -> SearchResult | None:
@@ -358,20 +381,13 @@ def _solve_exact(
     if nodes < 0:
         return None
     best = [a for a in actions if exact[a]]
-    action = best[int(bb.random_below(rng, np.uint64(len(best))))] if len(best) > 1 else best[0]
-    score = int(scores[action])
-    values = np.sign(np.array([scores[a] for a in actions], dtype=np.float64))
-    proven = "win" if score > 0 else ("loss" if score < 0 else "draw")
-    seconds = time.perf_counter() - start
-    return SearchResult(
-        action, actions, np.zeros(len(actions), np.int64), values, float(np.sign(score)), 0, nodes, seconds,
-        (action,), proven, score,
-    )  # fmt: skip
+    return _settled(actions, {a: int(scores[a]) for a in actions}, best, int(scores[best[0]]), nodes, start, rng)
 
 
 def _prove_outcome(
     p: np.uint64,
     o: np.uint64,
+    n_empty: int,
     actions: tuple[int, ...],
     start: float,
     deadline: float,
@@ -379,12 +395,10 @@ def _prove_outcome(
     threads: int,
     rng: np.ndarray,
 ) -> SearchResult | None:
-    """The root's outcome proven by the alpha-beta engine's endgame in
-    ``_PROOF_SHARE`` of the time left: a best move (ties broken with ``rng``)
-    when it proved a win, or the root a draw, or finished the exact score; None otherwise."""
-    if actions == (PASS,):
-        return None
-    n_empty = 64 - (int(p) | int(o)).bit_count()
+    """The root's outcome (``n_empty`` empty squares, two moves or more) proven by
+    the alpha-beta engine's endgame in ``_PROOF_SHARE`` of the time left: a best
+    move (ties broken with ``rng``) when it proved a win, or the root a draw, or
+    finished the exact score; None otherwise."""
     root, nodes = iterative_deepening(
         p, o, list(actions), table, pattern_evaluation(),
         time_limit=max(_PROOF_SHARE * (deadline - time.perf_counter()), 1e-3), threads=threads,
@@ -396,15 +410,7 @@ def _prove_outcome(
     if top <= 0 and not root.completed:
         return None  # every move loses, and which loses least is not known yet; or a draw, but a win may be left
     best = sorted(a for a, v in root.scores.items() if v == top)
-    action = best[int(bb.random_below(rng, np.uint64(len(best))))] if len(best) > 1 else best[0]
-    values = np.sign(np.array([root.scores.get(a, 0) for a in actions], dtype=np.float64))
-    proven = "win" if top > 0 else ("loss" if top < 0 else "draw")
-    score = top // DISC if root.completed else None
-    seconds = time.perf_counter() - start
-    return SearchResult(
-        action, actions, np.zeros(len(actions), np.int64), values, float(np.sign(top)), 0, nodes, seconds,
-        (action,), proven, score,
-    )  # fmt: skip
+    return _settled(actions, root.scores, best, top // DISC if root.completed else None, nodes, start, rng)
 
 
 class _EvaluatorSearch:
@@ -627,14 +633,16 @@ class MCTSAgent:
                 actions[0], actions, np.zeros(1, np.int64), np.zeros(1), 0.0, 0, self._tree.size, 0.0, actions
             )
         p, o = state.kernel_boards()
-        if self.endgame_exact and state.num_empty() <= self.endgame_exact:
+        empties = state.num_empty()
+        if self.endgame_exact and empties <= self.endgame_exact:
             solved = _solve_exact(p, o, actions, start, deadline, self._rng)
             if solved is not None:
                 return solved
-        elif deadline is not None and state.num_empty() <= self.endgame_proof:
+        elif deadline is not None and empties <= self.endgame_proof:
             if self._proof_table is None:
                 self._proof_table = new_table(TIMED_TABLE_ENTRIES)
-            proof = _prove_outcome(p, o, actions, start, deadline, self._proof_table, self.threads, self._rng)
+            table, threads = self._proof_table, self.threads
+            proof = _prove_outcome(p, o, empties, actions, start, deadline, table, threads, self._rng)
             if proof is not None:
                 return proof
         if len(self._trees) > 1:
