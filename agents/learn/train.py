@@ -1,6 +1,7 @@
 """The training loop of the pattern evaluation: rounds of self-play and refitting.
 
-Round 0 plays its games with the hand-written evaluation; every later round
+Round 0 plays its games with the hand-written evaluation (or with initial
+weights, to go on from a trained evaluation); every later round
 plays with the weights fitted so far, adds its positions to the data, and
 refits on all of it (warm-started from the last weights). The games of a round
 are cut into chunks, each seeded from ``(seed, round, chunk)`` and played by
@@ -11,6 +12,7 @@ same weights whatever the workers.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +26,7 @@ from tqdm import tqdm
 
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.search.patterns import save_weights
+from agents.search.patterns import read_weights, save_weights
 
 CHUNK_GAMES = 50
 """Games a task plays: small enough to spread over workers, large enough to pay for the call."""
@@ -183,14 +185,16 @@ def train(
     progress: bool = True,
     on_round: Callable[[RoundReport, np.ndarray], None] | None = None,
     data_file: Path | None = None,
+    initial: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[RoundReport]]:
     """Train pattern weights by ``config``; ``on_round(report, weights)`` after
     each round; with ``data_file`` the positions of all rounds are saved there
-    at the end (``save_data``). Returns the final weights and the round reports."""
+    at the end (``save_data``); ``initial`` weights play (and label) the first
+    round and start its fit. Returns the final weights and the round reports."""
     if config.games < config.rounds or config.rounds < 1:
         raise ValueError(f"need at least one game a round, got {config.games} games in {config.rounds} rounds")
     start = time.perf_counter()
-    weights: np.ndarray | None = None
+    weights = initial
     data: list[Positions] = []
     reports: list[RoundReport] = []
     bar = tqdm(total=config.games, unit="game", desc="self-play", disable=not progress)
@@ -226,10 +230,13 @@ def train(
     return weights, reports
 
 
-def metadata(config: TrainConfig, reports: list[RoundReport], command: str) -> dict[str, Any]:
-    """What the weights file records about its training."""
+def metadata(
+    config: TrainConfig, reports: list[RoundReport], command: str, init: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the weights file records about its training (``init``: what the initial weights were)."""
     return {
         "command": command,
+        "init": init,
         "config": asdict(config),
         "games": config.games,
         "positions": reports[-1].positions,
@@ -248,19 +255,34 @@ def train_to_file(
     checkpoints: Path | None = None,
     progress: bool = True,
     data_file: Path | None = None,
+    init: Path | None = None,
 ) -> list[RoundReport]:
     """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``,
-    the positions to ``data_file``)."""
+    the positions to ``data_file``), from the weights file ``init`` if given (its
+    path, digest and training command go into the new file's metadata)."""
     reports: list[RoundReport] = []
+    initial, lineage = None, None
+    if init is not None:
+        start = read_weights(init)
+        initial = start.weights
+        digest = hashlib.sha256(init.read_bytes()).hexdigest()
+        lineage = {"path": str(init), "sha256": digest, "command": start.metadata.get("command")}
 
     def save_round(report: RoundReport, weights: np.ndarray) -> None:
         reports.append(report)
         if checkpoints is not None:
             checkpoints.mkdir(parents=True, exist_ok=True)
-            save_weights(checkpoints / f"round_{report.round}.npz", weights, metadata(config, reports, command))
+            round_file = checkpoints / f"round_{report.round}.npz"
+            save_weights(round_file, weights, metadata(config, reports, command, lineage))
 
     weights, _ = train(
-        config, workers=workers, backend=backend, progress=progress, on_round=save_round, data_file=data_file
+        config,
+        workers=workers,
+        backend=backend,
+        progress=progress,
+        on_round=save_round,
+        data_file=data_file,
+        initial=initial,
     )
-    save_weights(out, weights, metadata(config, reports, command))
+    save_weights(out, weights, metadata(config, reports, command, lineage))
     return reports

@@ -4,6 +4,7 @@
     reversi train-eval --games 2000 --seed 1 --out patterns.npz
     reversi train-eval --games 200000 --seed 1 --out patterns.npz --workers 8 --backend ray
     reversi train-eval --games 2000 --seed 1 --out patterns.npz --save-data data.npz
+    reversi train-eval --games 2000 --seed 1 --out next.npz --init patterns.npz --search-depth 4 --lam 0
     reversi fit-eval data.npz --out refit.npz --ridge 20 --init patterns.npz
 
 The same seed and options give the same weights whatever ``--workers`` and
@@ -25,7 +26,7 @@ from typing import Any
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig
 from agents.learn.train import TrainConfig, load_data, train_to_file
-from agents.search.patterns import read_weights, save_weights
+from agents.search.patterns import CorruptWeightsError, read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 
 
@@ -48,7 +49,7 @@ def _share(text: str) -> float:
 
 _RECORDED_OPTIONS = (
     "games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth",
-    "solve_empties", "record", "cut_exploration", "ridge", "iterations", "blend",
+    "solve_empties", "record", "cut_exploration", "ridge", "iterations", "blend", "init",
 )  # fmt: skip
 """The options written into the weights file's command, in this order (not --workers,
 --backend, --checkpoints: they do not change the weights)."""
@@ -78,6 +79,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=seed_int, default=0, help="seed of every game (default 0)")
     p.add_argument("--out", required=True, help="weights file to write (.npz)")
     p.add_argument("--rounds", type=positive_int, default=4, help="play-and-refit rounds (default 4)")
+    p.add_argument(
+        "--init",
+        metavar="WEIGHTS",
+        help="go on from these weights: they play (and label) the first round and start its fit "
+        "(default: the hand-written evaluation plays the first round, the fit starts from zeros)",
+    )
     p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
     p.add_argument("--exact-empties", type=bounded_int(0, 60), default=12, help="solve exactly from here (12)")
@@ -166,7 +173,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
         flag = "--" + name.replace("_", "-")
         if value is True:
             words.append(flag)
-        elif value is not False:
+        elif value is not False and value is not None:
             words += [flag, str(value)]
     command = shlex.join(words)
     out = Path(args.out)
@@ -184,8 +191,9 @@ def run_train_eval(args: argparse.Namespace) -> int:
             checkpoints=Path(args.checkpoints) if args.checkpoints else None,
             progress=not args.no_progress,
             data_file=Path(args.save_data) if args.save_data else None,
+            init=Path(args.init) if args.init else None,
         )
-    except (OSError, ImportError) as e:
+    except (OSError, ImportError, CorruptWeightsError) as e:
         print(f"reversi train-eval: error: {e}", file=sys.stderr)
         return 1
     for r in reports:

@@ -3,6 +3,7 @@ on a tiny budget (in this process, local processes and a real local Ray), and th
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -224,6 +225,36 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "3"]) == 2
     assert main(["fit-eval", str(tmp_path / "none.npz"), "--out", str(later)]) == 1
     assert main(["fit-eval", str(out), "--out", str(later)]) == 1  # a weights file is not data
+
+
+def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    start = tmp_path / "start.npz"
+    argv = ["train-eval", "--games", "6", "--seed", "3", "--rounds", "1", "--iterations", "4", "--no-progress"]
+    assert main([*argv, "--out", str(start)]) == 0
+    config = TrainConfig(games=6, seed=4, rounds=1, iterations=4, selfplay=SelfPlayConfig(search_depth=2, lam=0.0))
+    initial = read_weights(start).weights
+    direct, _ = train(config, progress=False, initial=initial)
+    # The initial weights play and label the round (search labels need weights) and start the fit.
+    games = play_round(6, initial, 4, 0, config.selfplay)
+    assert np.array_equal(direct, fit(games, initial, ridge=5.0, iterations=4).weights)
+    assert not np.array_equal(direct, train(config, progress=False)[0])
+    out = tmp_path / "next.npz"
+    extra = ["--seed", "4", "--search-depth", "2", "--lam", "0", "--init", str(start)]
+    assert main([*argv[:3], *argv[5:], "--out", str(out), *extra]) == 0
+    saved = read_weights(out)
+    assert np.array_equal(saved.weights, direct.astype(np.float16).astype(np.float32))
+    lineage = saved.metadata["init"]
+    assert lineage["path"] == str(start) and lineage["command"] == read_weights(start).metadata["command"]
+    assert lineage["sha256"] == hashlib.sha256(start.read_bytes()).hexdigest()
+    assert saved.metadata["command"].endswith(f" --init {start}")
+    assert read_weights(start).metadata["init"] is None and "--init" not in read_weights(start).metadata["command"]
+    capsys.readouterr()
+    status, err = run_cli([*argv, "--out", str(tmp_path / "w.npz"), "--init", str(tmp_path / "none.npz")], capsys)
+    assert status == 1 and "none.npz" in err and "Traceback" not in err
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    status, err = run_cli([*argv, "--out", str(tmp_path / "w.npz"), "--init", str(tmp_path / "bad.npz")], capsys)
+    assert status == 1 and "not a pattern-weights file" in err and "Traceback" not in err
+    assert not (tmp_path / "w.npz").exists()
 
 
 @pytest.mark.parametrize(
