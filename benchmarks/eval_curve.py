@@ -5,8 +5,11 @@ Reads the round checkpoints ``reversi train-eval --checkpoints DIR`` wrote
 (``round_<k>.npz``, each with its training time and data size), plays the
 ``pattern`` player against ``bench_eval.py``'s opponents (``positional``,
 ``alphabeta:2`` and ``alphabeta:2 no solver``) as it does, prints a table and saves the curve.
+Several directories are the stages of a chain of runs (each started with
+``--init`` from the last one's weights), in order: a stage's minutes count on
+from the end of the one before, and a dashed line marks where it starts.
 
-    python benchmarks/eval_curve.py DIR [--games 24] [--opening-plies 2] [--out docs/evaluation_curve.png]
+    python benchmarks/eval_curve.py DIR [DIR ...] [--games 24] [--opening-plies 2] [--out docs/evaluation_curve.png]
 """
 
 from __future__ import annotations
@@ -23,27 +26,38 @@ from agents.search.patterns import read_weights
 def main() -> None:
     """Play every checkpoint, print the table, save the picture."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("checkpoints", type=Path, help="directory of round_<k>.npz files")
+    parser.add_argument(
+        "checkpoints", type=Path, nargs="+", help="directories of round_<k>.npz files, one a stage, in order"
+    )
     parser.add_argument("--games", type=int, default=24, help="games per opponent and checkpoint (default 24)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="docs/evaluation_curve.png")
     args = parser.parse_args()
-    files = sorted(args.checkpoints.glob("round_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
-    if not files:
-        parser.error(f"no round_<k>.npz files in {args.checkpoints}")
+    stages = []
+    for directory in args.checkpoints:
+        files = sorted(directory.glob("round_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
+        if not files:
+            parser.error(f"no round_<k>.npz files in {directory}")
+        stages.append(files)
     rows = []
-    print(f"{'round':>5}{'minutes':>9}{'positions':>11}" + "".join(f"{s:>24}" for s in TARGETS))
-    for path in files:
-        saved = read_weights(path)
-        last = saved.metadata["rounds"][-1]
-        scores = {}
-        for spec in TARGETS:
-            s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
-            scores[spec] = (s / args.games, *wilson_interval(s, args.games))
-        rows.append((last["seconds"] / 60, last["positions"], scores))
-        cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
-        print(f"{last['round'] + 1:>5}{last['seconds'] / 60:>9.1f}{last['positions']:>11}{cells}")
+    starts = []
+    offset = 0.0
+    print(f"{'stage':>5}{'round':>6}{'minutes':>9}{'positions':>11}" + "".join(f"{s:>24}" for s in TARGETS))
+    for stage, files in enumerate(stages, 1):
+        starts.append(offset)
+        for path in files:
+            saved = read_weights(path)
+            last = saved.metadata["rounds"][-1]
+            scores = {}
+            for spec in TARGETS:
+                s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
+                scores[spec] = (s / args.games, *wilson_interval(s, args.games))
+            minutes = offset + last["seconds"] / 60
+            rows.append((minutes, last["positions"], scores))
+            cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
+            print(f"{stage:>5}{last['round'] + 1:>6}{minutes:>9.1f}{last['positions']:>11}{cells}")
+        offset = rows[-1][0]
 
     import matplotlib
 
@@ -60,7 +74,10 @@ def main() -> None:
         ax.axhline(100 * target, color=colour, linestyle=":", linewidth=1)
     for m, r in zip(minutes, rows, strict=True):
         ax.annotate(f"{r[1] / 1e6:.1f}M pos", (m, 2), ha="center", fontsize=7, color="grey")
-    ax.set_xlabel("training wall-clock time (minutes; one process, shared 2-core machine)")
+    for stage, start in enumerate(starts[1:], 2):
+        ax.axvline(start, color="grey", linestyle="--", linewidth=1)
+        ax.annotate(f"stage {stage} (--init)", (start, 12), xytext=(4, 0), textcoords="offset points", fontsize=7)
+    ax.set_xlabel("training wall-clock time (minutes, as each run recorded it)")
     ax.set_ylabel("score of the 1-ply pattern player (%)")
     ax.set_ylim(0, 102)
     ax.set_title(

@@ -259,14 +259,20 @@ def train_to_file(
 ) -> list[RoundReport]:
     """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``,
     the positions to ``data_file``), from the weights file ``init`` if given (its
-    path, digest and training command go into the new file's metadata)."""
+    path, digest, training command and own start go into the new file's metadata)."""
     reports: list[RoundReport] = []
     initial, lineage = None, None
     if init is not None:
         start = read_weights(init)
         initial = start.weights
         digest = hashlib.sha256(init.read_bytes()).hexdigest()
-        lineage = {"path": str(init), "sha256": digest, "command": start.metadata.get("command")}
+        # The start's own start too: a chain of runs reads back to its first train-eval.
+        lineage = {
+            "path": str(init),
+            "sha256": digest,
+            "command": start.metadata.get("command"),
+            "init": start.metadata.get("init"),
+        }
 
     def save_round(report: RoundReport, weights: np.ndarray) -> None:
         reports.append(report)

@@ -248,6 +248,9 @@ def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.Captur
     assert lineage["sha256"] == hashlib.sha256(start.read_bytes()).hexdigest()
     assert saved.metadata["command"].endswith(f" --init {start}")
     assert read_weights(start).metadata["init"] is None and "--init" not in read_weights(start).metadata["command"]
+    chained = tmp_path / "chained.npz"
+    assert main([*argv, "--out", str(chained), "--init", str(out)]) == 0
+    assert read_weights(chained).metadata["init"]["init"] == lineage  # the whole chain, back to the first run
     capsys.readouterr()
     status, err = run_cli([*argv, "--out", str(tmp_path / "w.npz"), "--init", str(tmp_path / "none.npz")], capsys)
     assert status == 1 and "none.npz" in err and "Traceback" not in err
