@@ -76,7 +76,8 @@ def main() -> None:
         ax.annotate(f"{r[1] / 1e6:.1f}M pos", (m, 2), ha="center", fontsize=7, color="grey")
     for stage, start in enumerate(starts[1:], 2):
         ax.axvline(start, color="grey", linestyle="--", linewidth=1)
-        ax.annotate(f"stage {stage} (--init)", (start, 12), xytext=(4, 0), textcoords="offset points", fontsize=7)
+        label = f"stage {stage} (--init) "
+        ax.annotate(label, (start, 50), xytext=(-2, 0), textcoords="offset points", ha="right", fontsize=7)
     ax.set_xlabel("training wall-clock time (minutes, as each run recorded it)")
     ax.set_ylabel("score of the 1-ply pattern player (%)")
     ax.set_ylim(0, 102)

@@ -13,7 +13,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            fixed depths with the hand-written weights
                                            (``eval=patterns`` or ``eval=hand`` to choose);
                                            ``probcut=1.5``: ProbCut at 1.5 standard
-                                           deviations (default 0: full width)
+                                           deviations (default 0: full width);
+                                           ``proof=N`` tries to prove the outcome
+                                           from N empty squares (22; 0: never)
 ``level:3``                                rung 3 of the graded ladder
 ``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
                                            ``iters=N`` is the course's word for
@@ -75,7 +77,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
     "pattern": (("seed",), None),
-    "alphabeta": (("depth", "time", "threads", "eval", "probcut", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "threads", "eval", "probcut", "proof", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (
         (
@@ -110,6 +112,7 @@ _ZERO_KEYS = (
     "seed",
     "alphazero.sims",
     "alphabeta.probcut",
+    "alphabeta.proof",
     "mcts.mix",
     "mcts.bias",
     "mcts.ply",
@@ -207,12 +210,14 @@ class PlayerSpec:
             if "time" in o:
                 threads = int(o.get("threads", 1))
                 selectivity = float(o.get("probcut", 0))
+                extra = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
                 return AlphaBetaAgent(
                     time_limit=float(o["time"]),
                     seed=seed,
                     threads=threads,
                     evaluation=evaluation,
                     selectivity=selectivity,
+                    **extra,
                 )
 
             return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation)
@@ -330,8 +335,9 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
     if "time" in options and "depth" in options:
         raise SpecError(f"{text!r}: give alphabeta one budget, a depth or time=SECONDS, not both")
-    if "probcut" in options and "time" not in options:
-        raise SpecError(f"{text!r}: probcut is an option of the timed search (time=SECONDS)")
+    for knob in ("probcut", "proof"):
+        if kind == "alphabeta" and knob in options and "time" not in options:
+            raise SpecError(f"{text!r}: {knob} is an option of the timed search (time=SECONDS)")
     return options
 
 

@@ -69,6 +69,16 @@ than the exact score) and only then for the margin: a won or drawn endgame the
 clock cuts short of its exact score is kept, where the midgame depths guessed.
 (Session 20: measured in docs/engine.md.)"""
 
+PROOF_EMPTIES = 22
+"""Up to this many empty squares a timed search first tries to prove the root's outcome (``prove_outcome``) before it
+deepens the midgame: a second's midgame search there reaches depth 13-14,
+not the end, while the outcome alone usually takes a few million nodes
+(session 21's proof counts, docs/mcts.md). Both engines use it."""
+PROOF_SHARE = 0.5
+"""The share of a timed move's time the outcome proof may take; the rest is the midgame's."""
+PROOF_MIDGAME_DEPTH = 6
+"""The proof searches the midgame depths 1 to this (for the move order) and then jumps to the end."""
+
 LIMIT, STOP, SCALE, WOF, SELECTIVITY, SHARED, DEFERRED = 1, 2, 3, 4, 5, 6, 7
 """``stats`` slots after ``NODES`` (0): node budget, stop flag, units per disc, world-federation scoring,
 ProbCut's threshold in hundredths of a standard deviation (0: no ProbCut), whether other threads
@@ -649,6 +659,34 @@ def iterative_deepening(
         if helper.result is not None and helper.result.depth > result.finished_depth:
             result = helper.result
     return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
+
+
+def prove_outcome(
+    p: np.uint64,
+    o: np.uint64,
+    actions: list[int],
+    table: np.ndarray,
+    evaluation: Evaluation,
+    time_limit: float,
+    *,
+    threads: int = 1,
+) -> tuple[RootScores | None, int]:
+    """The root's outcome, proven within ``time_limit`` seconds: midgame depths
+    1 to ``PROOF_MIDGAME_DEPTH`` order the moves, then the end of the game,
+    win/loss/draw first and then the exact score (``iterative_deepening``).
+    Returns the root's scores if it proved a win, or a draw and that no move
+    wins, or finished the exact score (``completed`` then); else None (nothing
+    proven, or every move loses and which loses least is not known). And the nodes searched."""
+    n_empty = 64 - (int(p) | int(o)).bit_count()
+    root, nodes = iterative_deepening(
+        p, o, actions, table, evaluation, time_limit=time_limit, threads=threads,
+        exact_jump=max(n_empty - PROOF_MIDGAME_DEPTH - 1, 0), wld_empties=0,
+    )  # fmt: skip
+    if root.depth < n_empty:
+        return None, nodes
+    if max(root.scores.values()) <= 0 and not root.completed:
+        return None, nodes  # every move loses, or a draw while a win may be left
+    return root, nodes
 
 
 def deepening_depths(last: int, end: int, jump: int = EXACT_JUMP) -> list[int]:

@@ -13,10 +13,21 @@ level 1.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from agents.base import state_to_move
-from agents.search.alphabeta import EXACT_DEPTH, INF, iterative_deepening, new_stats, search_root
+from agents.search.alphabeta import (
+    EXACT_DEPTH,
+    INF,
+    PROOF_EMPTIES,
+    PROOF_SHARE,
+    iterative_deepening,
+    new_stats,
+    prove_outcome,
+    search_root,
+)
 from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, weight_sum
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
 from agents.search.tt import clear_table, new_table
@@ -120,7 +131,10 @@ class AlphaBetaAgent(_TieBreakingAgent):
     hand-written square weights, mobility and corners by default). With
     ``exact_empties`` empty squares or fewer (default ``depth + 6``, at most 14)
     a fixed-depth agent solves the endgame exactly instead, maximising the
-    final disc difference; a timed one gets there by deepening."""
+    final disc difference; a timed one gets there by deepening, and from
+    ``endgame_proof`` empty squares down first gives part of its time to
+    proving the outcome (``alphabeta.prove_outcome``): a proven win or draw, or
+    the exact score, is played, and otherwise the midgame search has the rest."""
 
     def __init__(
         self,
@@ -132,11 +146,13 @@ class AlphaBetaAgent(_TieBreakingAgent):
         evaluation: Evaluation = HAND_EVALUATION,
         threads: int = 1,
         selectivity: float = 0.0,
+        endgame_proof: int = PROOF_EMPTIES,
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
         ``seed`` fixes how ties are broken; ``threads`` (timed search only): helper
         threads sharing the table and the moves (ABDADA); ``selectivity`` (timed search only): ProbCut's
-        threshold in standard deviations, 0 for a full-width search."""
+        threshold in standard deviations, 0 for a full-width search; ``endgame_proof`` (timed
+        search only): the empty squares from which the outcome is proven first, 0 for never."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
@@ -151,6 +167,12 @@ class AlphaBetaAgent(_TieBreakingAgent):
             raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
         if isinstance(selectivity, bool) or not isinstance(selectivity, (int, float)) or not 0 <= selectivity <= 10:
             raise ValueError(f"selectivity must be a number from 0 to 10, got {selectivity!r}")
+        if (
+            isinstance(endgame_proof, bool)
+            or not isinstance(endgame_proof, (int, np.integer))
+            or not 0 <= endgame_proof <= 60
+        ):
+            raise ValueError(f"endgame_proof must be an int from 0 to 60, got {endgame_proof!r}")
         if not isinstance(evaluation, Evaluation):
             raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
         super().__init__(seed)
@@ -160,6 +182,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
         self.evaluation = evaluation
         self.threads = int(threads)
         self.selectivity = float(selectivity)
+        self.endgame_proof = int(endgame_proof)
         self.name = f"alphabeta-{self.depth}" if self.time_limit is None else f"alphabeta-{self.time_limit:g}s"
         self.last_depth = 0
         """The depth the last move was searched to (EXACT_DEPTH: solved)."""
@@ -172,16 +195,28 @@ class AlphaBetaAgent(_TieBreakingAgent):
         if self.time_limit is not None:
             if self._table is None:
                 self._table = new_table(TIMED_TABLE_ENTRIES)
-            root, self.last_nodes = iterative_deepening(
-                p,
-                o,
-                actions,
-                self._table,
-                self.evaluation,
-                time_limit=self.time_limit,
-                threads=self.threads,
-                selectivity=self.selectivity,
-            )
+            start = time.perf_counter()
+            proven, proof_nodes = None, 0
+            if state.num_empty() <= self.endgame_proof:
+                seconds = PROOF_SHARE * self.time_limit
+                proven, proof_nodes = prove_outcome(
+                    p, o, actions, self._table, self.evaluation, seconds, threads=self.threads
+                )
+            if proven is not None:
+                root, self.last_nodes = proven, proof_nodes
+            else:
+                left = max(self.time_limit - (time.perf_counter() - start), 1e-3)
+                root, nodes = iterative_deepening(
+                    p,
+                    o,
+                    actions,
+                    self._table,
+                    self.evaluation,
+                    time_limit=left,
+                    threads=self.threads,
+                    selectivity=self.selectivity,
+                )
+                self.last_nodes = proof_nodes + nodes
             depth = root.finished_depth
             self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth
         else:

@@ -71,7 +71,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.types import float64, uint64
 
 from agents.base import state_to_move
-from agents.search.alphabeta import iterative_deepening
+from agents.search.alphabeta import PROOF_EMPTIES, PROOF_SHARE, prove_outcome
 from agents.search.endgame import solve_root
 from agents.search.evaluation import DISC
 from agents.search.evaluator import Evaluator
@@ -132,7 +132,7 @@ DEFAULT_ENDGAME_EXACT = 16
 empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
 move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/mcts.md)."""
 
-DEFAULT_ENDGAME_PROOF = 22
+DEFAULT_ENDGAME_PROOF = PROOF_EMPTIES
 """Default number of empty squares from which a timed search (above
 ``DEFAULT_ENDGAME_EXACT``) first spends part of its time trying to prove the
 root's outcome with the alpha-beta engine's endgame (win/loss/draw, then the
@@ -205,11 +205,6 @@ _SOLVER_NODES_PER_SECOND = 3_000_000
 """A conservative speed of the endgame solver (it does about 8 M/s on a busy
 core here), to give a timed solve its node budget: half the time left, so even a
 solver three times slower than measured stays inside the limit."""
-_PROOF_SHARE = 0.5
-"""The share of a timed move's time the endgame proof may take (``DEFAULT_ENDGAME_PROOF``)."""
-_PROOF_MIDGAME_DEPTH = 6
-"""The endgame proof searches the midgame depths 1 to this (for the move order)
-and then jumps to the end: its aim is the outcome, not a move of its own."""
 _TIME_MARGIN = 0.02
 """A timed search aims this fraction of the limit short of it (Python overhead)."""
 _REUSE_DEPTH = 4
@@ -387,7 +382,6 @@ def _solve_exact(
 def _prove_outcome(
     p: np.uint64,
     o: np.uint64,
-    n_empty: int,
     actions: tuple[int, ...],
     start: float,
     deadline: float,
@@ -395,22 +389,16 @@ def _prove_outcome(
     threads: int,
     rng: np.ndarray,
 ) -> SearchResult | None:
-    """The root's outcome (``n_empty`` empty squares, two moves or more) proven by
-    the alpha-beta engine's endgame in ``_PROOF_SHARE`` of the time left: a best
+    """The root's outcome (two moves or more) proven by the alpha-beta engine's
+    endgame (``alphabeta.prove_outcome``) in ``PROOF_SHARE`` of the time left: a best
     move (ties broken with ``rng``) when it proved a win, or the root a draw, or
     finished the exact score; None otherwise."""
-    root, nodes = iterative_deepening(
-        p, o, list(actions), table, pattern_evaluation(),
-        time_limit=max(_PROOF_SHARE * (deadline - time.perf_counter()), 1e-3), threads=threads,
-        exact_jump=max(n_empty - _PROOF_MIDGAME_DEPTH - 1, 0), wld_empties=0,
-    )  # fmt: skip
-    if root.depth < n_empty:
+    seconds = max(PROOF_SHARE * (deadline - time.perf_counter()), 1e-3)
+    root, nodes = prove_outcome(p, o, list(actions), table, pattern_evaluation(), seconds, threads=threads)
+    if root is None:
         return None
     top = max(root.scores.values())
-    if top <= 0 and not root.completed:
-        return None  # every move loses, and which loses least is not known yet; or a draw, but a win may be left
-    best = sorted(a for a, v in root.scores.items() if v == top)
-    return _settled(actions, root.scores, best, top // DISC if root.completed else None, nodes, start, rng)
+    return _settled(actions, root.scores, root.best_moves(), top // DISC if root.completed else None, nodes, start, rng)
 
 
 class _EvaluatorSearch:
@@ -642,7 +630,7 @@ class MCTSAgent:
             if self._proof_table is None:
                 self._proof_table = new_table(TIMED_TABLE_ENTRIES)
             table, threads = self._proof_table, self.threads
-            proof = _prove_outcome(p, o, empties, actions, start, deadline, table, threads, self._rng)
+            proof = _prove_outcome(p, o, actions, start, deadline, table, threads, self._rng)
             if proof is not None:
                 return proof
         if len(self._trees) > 1:

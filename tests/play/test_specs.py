@@ -81,6 +81,7 @@ def course_file(tmp_path: Path) -> Path:
         ("alphabeta:time=0.5", "alphabeta", {"time": 0.5}),
         ("alphabeta:time=1,threads=2", "alphabeta", {"time": 1.0, "threads": 2}),
         ("alphabeta:time=1,probcut=0", "alphabeta", {"time": 1.0, "probcut": 0}),
+        ("alphabeta:time=1,proof=0", "alphabeta", {"time": 1.0, "proof": 0}),
         ("level:3", "level", {"level": 3}),
         ("mcts", "mcts", {}),
         ("mcts:time=2", "mcts", {"time": 2.0}),
@@ -140,6 +141,9 @@ def test_target_specs_parse() -> None:
         ("alphabeta:4,time=1", "not both"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
         ("alphabeta:4,probcut=1", "option of the timed search"),
+        ("alphabeta:4,proof=18", "proof is an option of the timed search"),
+        ("alphabeta:time=1,proof=61", "at most 60"),
+        ("alphabeta:time=1,proof=-1", ">= 0"),
         ("alphabeta:time=1,probcut=11", "at most 10"),
         ("alphabeta:time=1,probcut=-1", ">= 0"),
         ("mcts:eval=nets", "eval must be one of"),
@@ -182,6 +186,8 @@ def test_ladder_specs_build_the_ladder() -> None:
     # ProbCut is asked for; the default search is full width.
     assert timed.selectivity == 0 and ab.selectivity == 0
     assert make_agent("alphabeta:time=0.25,probcut=2.5").selectivity == 2.5  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:time=0.25").endgame_proof == 22  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:time=0.25,proof=0").endgame_proof == 0  # type: ignore[attr-defined]
     from agents.search.patterns import mcts_value
 
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]

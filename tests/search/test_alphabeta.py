@@ -16,10 +16,12 @@ from agents.search.alphabeta import (
     DEFERRED,
     EXACT_DEPTH,
     EXACT_JUMP,
+    RootScores,
     _Helper,
     deepening_depths,
     iterative_deepening,
     new_stats,
+    prove_outcome,
     search_root,
 )
 from agents.search.endgame import EndgameSolution, Solver, solve_position
@@ -357,6 +359,9 @@ def test_bad_arguments() -> None:
         AlphaBetaAgent(time_limit=1.0, threads=0)
     with pytest.raises(ValueError, match="selectivity"):
         AlphaBetaAgent(time_limit=1.0, selectivity=-1)
+    for proof in (-1, 61, 1.5, True):
+        with pytest.raises(ValueError, match="endgame_proof"):
+            AlphaBetaAgent(time_limit=1.0, endgame_proof=proof)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="Evaluation"):
         AlphaBetaAgent(2, evaluation="patterns")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="float32"):
@@ -442,6 +447,65 @@ def test_win_loss_draw_first_keeps_the_exact_result() -> None:
             assert root.depth == 12 and set(root.best_moves()) <= set(solution.best_actions)
             assert max(root.scores.values()) == solution.score * DISC
             assert root.completed  # a finished draw is the exact depth done
+
+
+def test_prove_outcome_given_the_time_is_the_solver_result() -> None:
+    # A won, a drawn and a lost position: proven, with a best move and the exact value (a draw's is 0 anyway).
+    for state, solution in _positions_by_outcome(12).values():
+        p, o = state.kernel_boards()
+        root, nodes = prove_outcome(p, o, state.legal_actions(), new_table(1 << 16), pattern_evaluation(), 30.0)
+        assert root is not None and root.completed and nodes > 0
+        assert set(root.best_moves()) <= set(solution.best_actions)
+        assert max(root.scores.values()) == solution.score * DISC
+
+
+def test_prove_outcome_under_a_clock_claims_only_true_outcomes() -> None:
+    # From too short to plenty: whatever it returns is true (a claimed win wins, an exact score is exact).
+    solver = Solver()
+    proven = 0
+    for state in [s for s in endgame_positions(16, 4) if len(s.legal_actions()) > 1]:
+        p, o = state.kernel_boards()
+        for seconds in (0.001, 0.01, 0.05, 20.0):
+            root, _ = prove_outcome(p, o, state.legal_actions(), new_table(1 << 16), pattern_evaluation(), seconds)
+            if root is None:
+                continue
+            top = max(root.scores.values())
+            after = solver.solve(state.apply(root.best_moves()[0]))
+            assert after is not None and np.sign(-after.score) == np.sign(top), (str(state), seconds)
+            if root.completed:
+                assert -after.score * DISC == top
+            proven += seconds == 20.0
+    assert proven >= 3
+
+
+def test_the_timed_agent_proves_first_and_else_searches_the_midgame(monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.search.ladder as ladder
+
+    calls: list[RootScores | None] = []
+
+    def recording(*args: object, **kwargs: object) -> tuple[RootScores | None, int]:
+        root, nodes = prove_outcome(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(root)
+        return root, nodes
+
+    monkeypatch.setattr(ladder, "prove_outcome", recording)
+    state, solution = _positions_by_outcome(16)[1]
+    agent = AlphaBetaAgent(time_limit=5.0, seed=0, evaluation=pattern_evaluation(), endgame_proof=16)
+    assert agent.best_actions(state)[0] in solution.best_actions and len(calls) == 1 and calls[0] is not None
+    for quiet in (
+        AlphaBetaAgent(time_limit=0.5, seed=0, evaluation=pattern_evaluation(), endgame_proof=15),
+        AlphaBetaAgent(time_limit=0.5, seed=0, evaluation=pattern_evaluation(), endgame_proof=0),
+        AlphaBetaAgent(4, seed=0, evaluation=pattern_evaluation()),
+    ):
+        assert quiet.best_actions(state)[0] in state.legal_actions() and len(calls) == 1
+    # 30 empties cannot be proven in a fifth of a second: the midgame search plays, within the clock.
+    deep = next(s for seed in range(9) for s in random_game(seed) if s.num_empty() == 30 and len(s.legal_actions()) > 1)
+    agent = AlphaBetaAgent(time_limit=0.4, seed=0, evaluation=pattern_evaluation(), endgame_proof=30)
+    start = time.perf_counter()
+    move = agent.act(observe(deep, deep.player))
+    assert time.perf_counter() - start < 0.4 + 0.25
+    assert len(calls) == 2 and calls[1] is None
+    assert move in deep.legal_actions() and 1 <= agent.last_depth < EXACT_DEPTH
 
 
 def test_win_loss_draw_first_keeps_a_win_the_budget_cuts_short() -> None:
