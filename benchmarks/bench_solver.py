@@ -209,6 +209,8 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
             [str(path), "-script", str(script), str(out)], cwd=path.parent, capture_output=True, text=True, timeout=3600
         )
         seconds = _children_cpu() - start
+        if not out.exists():
+            raise RuntimeError(f"{path} wrote no script output: it needs Zebra's script build (scrzebra)")
         final = re.findall(r"(\d+)\s*-\s*(\d+)", out.read_text())
     nodes = re.search(r"Total nodes:\s+(\d+)", proc.stdout)
     if proc.returncode != 0 or not final or nodes is None:
@@ -364,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
             line += f" | {best:>8} {seconds:>8.3f} {solution.nodes:>13,d} {solution.nodes / seconds / 1e6:>6.2f}"
             line += "" if ok else "  WRONG"
         if args.zebra:
-            zs, zn, zscore = run_zebra(args.zebra, position)
+            try:
+                zs, zn, zscore = run_zebra(args.zebra, position)
+            except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+                print(f"bench_solver.py: error: {e}", file=sys.stderr)
+                return 1
             totals["zseconds"] += zs
             totals["znodes"] += zn
             line += f" | {zs:>8.3f} {zn:>12,d} {zn / zs / 1e6:>6.2f} {zscore:>+7d} {one_best_seconds / zs:>6.1f}"

@@ -1,4 +1,5 @@
-"""benchmarks/bench_solver.py's timed comparisons (``--timed``, ``--jumps``, ``--wld``, ``--players``), bad options."""
+"""benchmarks/bench_solver.py's timed comparisons (``--timed``, ``--jumps``, ``--wld``, ``--players``),
+bad options and a bad ``--zebra``."""
 
 from __future__ import annotations
 
@@ -42,6 +43,14 @@ def test_a_player_that_cannot_join_a_position_is_one_line() -> None:
     done = run_bench("--games", "1", "--empties", "14", "--players", "gtp:/usr/games/gtp-rhino -l 1 -b 0 -r 0")
     assert done.returncode == 1
     assert "--players: " in done.stderr and "cannot join the game" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_zebra_that_writes_no_answer_is_one_line() -> None:
+    # Zebra's interactive build ignores -script and writes nothing; /bin/true, a real program, does the same.
+    done = run_bench("--one-best-only", "--zebra", "/bin/true")
+    assert done.returncode == 1
+    assert "wrote no script output" in done.stderr and "scrzebra" in done.stderr
     assert "Traceback" not in done.stderr
 
 
