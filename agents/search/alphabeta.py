@@ -70,10 +70,11 @@ clock cuts short of its exact score is kept, where the midgame depths guessed.
 (Session 20: measured in docs/engine.md.)"""
 
 PROOF_EMPTIES = 22
-"""Up to this many empty squares a timed search first tries to prove the root's outcome (``prove_outcome``) before it
-deepens the midgame: a second's midgame search there reaches depth 13-14,
-not the end, while the outcome alone usually takes a few million nodes
-(session 21's proof counts, docs/mcts.md). Both engines use it."""
+"""Up to this many empty squares a timed search first tries to prove the
+root's outcome (``prove_outcome``) before it deepens the midgame: a second's
+midgame search there reaches depth 13-14, not the end, while the outcome
+alone usually takes a few million nodes (session 21's proof counts,
+docs/mcts.md). Both engines use it."""
 PROOF_SHARE = 0.5
 """The share of a timed move's time the outcome proof may take; the rest is the midgame's."""
 PROOF_MIDGAME_DEPTH = 6
