@@ -53,10 +53,10 @@ def main() -> None:
             for spec in TARGETS:
                 s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
                 scores[spec] = (s / args.games, *wilson_interval(s, args.games))
-            minutes = offset + last["seconds"] / 60
-            rows.append((minutes, last["positions"], scores))
+            at = offset + last["seconds"] / 60
+            rows.append((at, last["positions"], scores))
             cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())
-            print(f"{stage:>5}{last['round'] + 1:>6}{minutes:>9.1f}{last['positions']:>11}{cells}")
+            print(f"{stage:>5}{last['round'] + 1:>6}{at:>9.1f}{last['positions']:>11}{cells}")
         offset = rows[-1][0]
 
     import matplotlib
