@@ -184,10 +184,13 @@ def test_shipped_weights_record_their_training() -> None:
     meta = shipped.metadata
     assert meta["command"].startswith("reversi train-eval ")
     assert meta["positions"] > 100_000 and meta["seconds"] > 0
-    # Two runs: the second went on (--init) from the first, which started from the hand-written evaluation.
-    start = meta["init"]
-    assert " --init " in meta["command"] and start["command"].startswith("reversi train-eval ")
-    assert len(start["sha256"]) == 64 and start.get("init") is None
+    # A chain of runs, each going on (--init) from the last; the first started from the hand-written evaluation.
+    link, stages = meta, 1
+    while link.get("init") is not None:
+        assert " --init " in link["command"]
+        link, stages = link["init"], stages + 1
+        assert link["command"].startswith("reversi train-eval ") and len(link["sha256"]) == 64
+    assert " --init " not in link["command"] and stages >= 2
     assert meta["layout"]["patterns"] == {k: list(v) for k, v in pt.BASE_PATTERNS.items()}
     assert pt.shipped_weights_path().stat().st_size < 5_000_000
 
