@@ -146,14 +146,19 @@ def test_the_threads_do_all_of_a_long_budget(parallel: str) -> None:
 
 
 def test_a_slow_thread_leaves_its_simulations_to_the_others(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Thread 1 sleeps before each batch: the shared tree's budget is not split in
-    # advance, so thread 0 takes more batches, and the search does the budget exactly.
+    # Thread 1 is stuck in its first batch until thread 0 has done the rest of the budget: the
+    # shared tree's budget is not split in advance, so thread 0 takes every other batch, and the
+    # search does the budget exactly. (A fixed sleep instead made the split depend on the machine's
+    # speed: 34,275 against 25,725 on a slower one.)
     real = mcts_module.simulate_shared
 
-    def slow_second_thread(nodes: np.ndarray, tally: np.ndarray, mine: int, *rest: object) -> int:
-        if mine == 1:
-            time.sleep(0.05)
-        return int(real(nodes, tally, mine, *rest))
+    def slow_second_thread(
+        nodes: np.ndarray, tally: np.ndarray, mine: int, meta: np.ndarray, root: int, n: int, *rest: object
+    ) -> int:
+        stuck_until = time.monotonic() + 60
+        while mine == 1 and tally[0, 0, 0] < 60_000 - n and time.monotonic() < stuck_until:
+            time.sleep(0.001)
+        return int(real(nodes, tally, mine, meta, root, n, *rest))
 
     monkeypatch.setattr(mcts_module, "simulate_shared", slow_second_thread)
     agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0)
