@@ -122,11 +122,11 @@ ABDADA_EMPTIES = 13
 many empties or more, mark the child they search and put off a child another thread is searching."""
 MPC_DEPTH = 3
 """ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
-MPC_SIGMA = (5.454, -0.0947, -0.6088, 0.3871)
+MPC_SIGMA = (5.554, -0.0743, -0.7837, 0.4136)
 """The standard deviation in discs of a deep value predicted by a shallow one,
 ``c0 + c1 * empties + c2 * shallow depth + c3 * depth``, fitted by
 ``python benchmarks/probcut_fit.py --positions 400 --max-depth 10`` on the
-shipped evaluation (refitted in session 22 for the session-22 weights;
+shipped evaluation (refitted in session 25 for the session-23 weights;
 docs/engine.md), and never below ``MPC_SIGMA_MIN``."""
 MPC_SIGMA_MIN = 1.0
 """The smallest standard deviation ProbCut assumes (discs)."""
