@@ -13,7 +13,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            fixed depths with the hand-written weights
                                            (``eval=patterns`` or ``eval=hand`` to choose);
                                            ``probcut=1.5``: ProbCut at 1.5 standard
-                                           deviations (default 0: full width);
+                                           deviations, stronger against Zebra
+                                           (default 0: full width, for GRhino 5);
                                            ``proof=N`` tries to prove the outcome
                                            from N empty squares (22; 0: never)
 ``level:3``                                rung 3 of the graded ladder
