@@ -16,13 +16,16 @@ game), with one thread and with
 two in one shared tree (the default, ``parallel="tree"``), then with two
 root-parallel trees (``parallel="root"``), side by side with the ratio (wall
 clock), the CPU seconds the process got per wall second (how loaded the
-machine was) and the simulations per CPU second; ``--match-games N`` plays
+machine was) and the simulations per CPU second (``--pairs N`` instead
+alternates one thread and two N times a position and prints the median of the
+rounds' ratios and their range, for a machine whose speed drifts from one
+search to the next); ``--match-games N`` plays
 ``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal time from
 the 2-ply openings, colours swapped (``--parallel root`` for root-parallel).
 The load average is printed before and after.
 
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
-    python benchmarks/bench_mcts.py --threads [--plies 0 10 20 30 40]
+    python benchmarks/bench_mcts.py --threads [--plies 0 10 20 30 40] [--pairs 6]
     python benchmarks/bench_mcts.py --threads --match-games 24 [--match-time 0.5 --parallel tree]
 """
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 
@@ -69,15 +73,17 @@ def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
     return best
 
 
-def threaded(moves: list[int], simulations: int, threads: int, parallel: str = "tree") -> tuple[float, float, float]:
+def threaded(
+    moves: list[int], simulations: int, threads: int, parallel: str = "tree", runs: int = 3, seed: int = 0
+) -> tuple[float, float, float]:
     """The default agent's simulations per second with ``threads`` threads (best
-    of three), the nodes it created per second and the CPU seconds the process
-    got per wall second in that run."""
+    of ``runs`` searches, seeded from ``seed`` on), the nodes it created per
+    second and the CPU seconds the process got per wall second in that run."""
     state = GameState.initial()
     for m in moves:
         state = state.apply(m)
     best, nodes, share = 0.0, 0.0, 0.0
-    for run in range(3):
+    for run in range(seed, seed + runs):
         agent = MCTSAgent(
             simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, threads=threads, parallel=parallel
         )
@@ -120,10 +126,37 @@ def position_name(plies: int) -> str:
     return "start" if plies == 0 else f"{plies} plies"
 
 
-def threads_table(simulations: int, plies: list[int], match_games: int, match_time: float, parallel: str) -> None:
+def pairs_table(simulations: int, plies: list[int], rounds: int) -> None:
+    """One thread against two, alternated: each of ``rounds`` rounds searches
+    once with one thread, once with two in one tree and once with two
+    root-parallel trees, and divides. The median of a position's ratios and
+    their range hold up where a shared host's speed drifts from one search to
+    the next, which the ratio of two bests of three does not (docs/mcts.md,
+    session 25)."""
+    print(
+        f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17}"
+        f" {'median ratio':>13} {'range of ' + str(rounds):>16}"
+    )
+    for n in plies:
+        moves = random_moves(n)
+        speeds: dict[str, list[float]] = {"one": [], "tree": [], "root": []}
+        for r in range(rounds):
+            speeds["one"].append(threaded(moves, simulations, 1, runs=1, seed=r)[0])
+            for how in ("tree", "root"):
+                speeds[how].append(threaded(moves, simulations, 2, how, runs=1, seed=r)[0])
+        for how in ("tree", "root"):
+            ratios = [two / one for one, two in zip(speeds["one"], speeds[how], strict=True)]
+            print(
+                f"{position_name(n) + ', ' + how:<28} {statistics.median(speeds['one']):>16,.0f}"
+                f" {statistics.median(speeds[how]):>17,.0f} {statistics.median(ratios):>12.2f}x"
+                f" {min(ratios):>8.2f}x-{max(ratios):.2f}x"
+            )
+
+
+def best_table(simulations: int, plies: list[int]) -> None:
     """One thread against two from the positions ``plies`` into the seeded
-    random game: simulations and nodes per second, then a match at equal time."""
-    print(f"load average before: {os.getloadavg()}")
+    random game, the best of three searches each: simulations and nodes per
+    second, the CPU the process got and the simulations a CPU second."""
     print(
         f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17} {'ratio':>7}"
         f" {'nodes/s 1, 2':>22} {'ratio':>7} {'CPU/wall 1, 2':>14} {'sims/CPU-s 1, 2':>18}"
@@ -138,6 +171,19 @@ def threads_table(simulations: int, plies: list[int], match_games: int, match_ti
                 f" {nodes_one:>10,.0f}, {nodes_two:>10,.0f} {nodes_two / nodes_one:>6.2f}x"
                 f" {share_one:>8.2f}, {share_two:.2f} {one / share_one:>10,.0f}, {two / share_two:,.0f}"
             )
+
+
+def threads_table(
+    simulations: int, plies: list[int], match_games: int, match_time: float, parallel: str, pairs: int = 0
+) -> None:
+    """One thread against two from the positions ``plies`` into the seeded
+    random game (best of three, or ``pairs`` alternated rounds), then a match
+    at equal time."""
+    print(f"load average before: {os.getloadavg()}")
+    if pairs:
+        pairs_table(simulations, plies, pairs)
+    else:
+        best_table(simulations, plies)
     if match_games:
         print(
             f"equal time: mcts:time={match_time:g},threads=2 (parallel={parallel}) against threads=1,"
@@ -186,7 +232,17 @@ def main() -> None:
     parser.add_argument(
         "--parallel", choices=PARALLEL, default="tree", help="with --threads: how the match's two threads search"
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --threads: alternate one thread and two N times a position and print the median ratio "
+        "and its range (for a noisy machine; default: the best of three searches each)",
+    )
     args = parser.parse_args()
+    if args.pairs < 0:
+        parser.error(f"--pairs {args.pairs}: give a number of rounds, 1 or more (0: best of three)")
     if not all(0 <= n <= MAX_PLIES for n in args.plies):
         parser.error(f"--plies: each position is 0 to {MAX_PLIES} plies into the game")
 
@@ -196,7 +252,7 @@ def main() -> None:
 
     if args.threads:
         print(f"MCTS benchmark, one thread against two ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-        threads_table(args.simulations, args.plies, args.match_games, args.match_time, args.parallel)
+        threads_table(args.simulations, args.plies, args.match_games, args.match_time, args.parallel, args.pairs)
         return
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
