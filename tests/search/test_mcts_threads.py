@@ -151,20 +151,21 @@ def test_a_slow_thread_leaves_its_simulations_to_the_others(monkeypatch: pytest.
     # search does the budget exactly. (A fixed sleep instead made the split depend on the machine's
     # speed: 34,275 against 25,725 on a slower one.)
     real = mcts_module.simulate_shared
+    budget = 60_000
 
     def slow_second_thread(
         nodes: np.ndarray, tally: np.ndarray, mine: int, meta: np.ndarray, root: int, n: int, *rest: object
     ) -> int:
         stuck_until = time.monotonic() + 60
-        while mine == 1 and tally[0, 0, 0] < 60_000 - n and time.monotonic() < stuck_until:
+        while mine == 1 and tally[0, 0, 0] < budget - n and time.monotonic() < stuck_until:
             time.sleep(0.001)
         return int(real(nodes, tally, mine, meta, root, n, *rest))
 
     monkeypatch.setattr(mcts_module, "simulate_shared", slow_second_thread)
-    agent = MCTSAgent(simulations=60_000, seed=0, threads=2, endgame_exact=0)
+    agent = MCTSAgent(simulations=budget, seed=0, threads=2, endgame_exact=0)
     result = agent.search(random_game(7, plies=16)[-1])
     by_thread = agent._tree.tally[:, 0, 0]
-    assert result.simulations == by_thread.sum() == 60_000
+    assert result.simulations == by_thread.sum() == budget
     assert by_thread[0] > 2 * by_thread[1] > 0
 
 
