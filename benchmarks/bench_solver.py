@@ -21,7 +21,14 @@ against the exact best ones; with ``--players SPEC...`` instead, the players
 those specs make (``reversi play``'s) play each position, and their moves
 are checked the same way (MCTS's endgame proof: ``mcts:time=1`` against
 ``mcts:time=1,proof=0``; a GTP engine cannot join a position without the
-game's moves, and says so in one line).
+game's moves, and says so in one line). ``--from-games FILE...`` takes the
+positions instead from recorded games (``reversi arena``'s or
+``bench_engine.py``'s ``--out``): every position with ``--empties`` to
+``--empties-max`` empty squares and a choice of moves, each once; a match
+against a strong engine gives the close positions where the endgame is hard; with ``--errors`` it
+scores every move of those games in that range instead, by the exact solver
+before and after it, and prints each player's discs and outcomes given away
+by four empty squares (where a match against a strong engine is lost).
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
@@ -34,6 +41,8 @@ a depth is what a second thread buys).
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
     python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0] [--wld 18 off]
     python benchmarks/bench_solver.py --games 60 --empties 17 --empties-max 22 --players mcts:time=1 mcts:time=1,proof=0
+    python benchmarks/bench_solver.py --from-games zebra.jsonl --empties 21 --empties-max 22 --players mcts:time=1
+    python benchmarks/bench_solver.py --from-games zebra.jsonl --empties 1 --empties-max 22 --errors
 """
 
 from __future__ import annotations
@@ -45,13 +54,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from agents.arena.tournament import close_agent
+from agents.arena.tournament import close_agent, read_results
 from agents.play.gtp_connection import EngineError
+from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
@@ -59,7 +69,7 @@ from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
-from reversi_env import PASS, GameState, square_name
+from reversi_env import BLACK, PASS, GameState, square_name
 from reversi_env.observation import observe
 
 FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
@@ -102,6 +112,63 @@ def engine_positions(games: int, empties: int, empties_max: int, seed: int) -> l
         if not state.is_terminal() and state.num_empty() == target:
             found.append(state)
     return found
+
+
+def recorded_moves(paths: list[Path]) -> Iterator[tuple[str, GameState, str]]:
+    """Every move of the games in results files (``reversi arena``'s and
+    ``bench_engine.py``'s ``--out``), in the files' order: the mover's name (the
+    record's player), the position and the move (ValueError if one does not replay)."""
+    for path in paths:
+        for game in read_results(path).games:
+            try:
+                result = GameResult.from_dict(game.get("result", {}))
+                state = result.start_state()
+                for move in result.moves:
+                    yield game["black" if state.player == BLACK else "white"], state, move
+                    state = state.apply(move)
+            except ValueError as error:  # a malformed record, or a move the rules forbid (its board follows)
+                raise ValueError(f"{path}: game {game['game_id']!r}: {str(error).splitlines()[0]}") from None
+
+
+def recorded_positions(paths: list[Path], empties: int, empties_max: int) -> list[GameState]:
+    """Every position of recorded games (``recorded_moves``) with ``empties`` to
+    ``empties_max`` empty squares and a choice of moves, each once: positions
+    strong players reached, where ``engine_positions`` has our engine's own."""
+    found: dict[GameState, None] = {}
+    for _, state, _ in recorded_moves(paths):
+        if empties <= state.num_empty() <= empties_max and len(state.legal_actions()) > 1:
+            found.setdefault(state)
+    return list(found)
+
+
+def game_errors(paths: list[Path], empties: int, empties_max: int) -> None:
+    """Where each player of recorded games gave discs away: every move with
+    ``empties`` to ``empties_max`` empty squares and a choice, scored by the exact
+    solver before and after it, totalled by player and by four empty squares.
+    Prints the moves, the discs given away (a move and in all) and the outcomes
+    given away (a win or a draw the move lost)."""
+    solver = Solver()
+    table: dict[tuple[str, int], list[int]] = {}
+    for name, state, move in recorded_moves(paths):
+        if not empties <= state.num_empty() <= empties_max or len(state.legal_actions()) < 2:
+            continue
+        before = _exact(solver, state)
+        after = -_exact(solver, state.apply(move))  # the child's score is the opponent's
+        row = table.setdefault((name, (state.num_empty() - 1) // 4), [0, 0, 0])
+        row[0] += 1
+        row[1] += before - after
+        row[2] += np.sign(after) < np.sign(before)
+    print(f"{'player':<28} {'empties':>7} {'moves':>6} {'discs given away':>16} {'a move':>6} {'outcomes':>8}")
+    for (name, phase), (moves, discs, outcomes) in sorted(table.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        span = f"{phase * 4 + 1}-{phase * 4 + 4}"
+        print(f"{name[:28]:<28} {span:>7} {moves:>6} {discs:>16} {discs / moves:>6.2f} {outcomes:>8}")
+
+
+def _exact(solver: Solver, state: GameState) -> int:
+    """The exact final disc difference of ``state`` for its mover (``reversi solve``'s count scoring)."""
+    solution = solver.solve(state, all_best=False)
+    assert solution is not None  # no node limit
+    return solution.score
 
 
 def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> None:
@@ -276,6 +343,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--empties-max", type=int, help="--games: up to this many empties (game by game)")
     parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games")
     parser.add_argument(
+        "--from-games",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="instead of --games: the positions of the games in these results files (arena's or bench_engine's --out)",
+    )
+    parser.add_argument(
+        "--errors",
+        action="store_true",
+        help="--from-games: the discs and outcomes each player gave away, by the exact solver, instead",
+    )
+    parser.add_argument(
         "--timed", type=float, metavar="S", help="--games: the timed engine's moves against the exact best ones instead"
     )
     parser.add_argument(
@@ -307,11 +386,25 @@ def main(argv: list[str] | None = None) -> int:
             parse_spec(spec)
         except SpecError as error:
             parser.error(f"--players: {error}")
+    if args.errors and not args.from_games:
+        parser.error("--errors needs --from-games: the recorded games whose moves it scores")
     if any(j < 0 for j in args.jumps):
         parser.error(f"--jumps {' '.join(map(str, args.jumps))}: a jump is 0 or more plies")
-    if args.games:
+    if args.games or args.from_games:
         empties_max = args.empties if args.empties_max is None else args.empties_max
-        positions = engine_positions(args.games, args.empties, empties_max, args.seed)
+        if args.from_games:
+            try:
+                positions = recorded_positions(args.from_games, args.empties, empties_max)
+            except (OSError, ValueError) as error:  # a missing file, a bad line, a record that does not replay
+                parser.exit(1, f"bench_solver.py: --from-games: {str(error).splitlines()[0]}\n")
+            if not positions:
+                message = f"no position with {args.empties}-{empties_max} empties"
+                parser.exit(1, f"bench_solver.py: --from-games: {message}\n")
+            if args.errors:
+                game_errors(args.from_games, args.empties, empties_max)
+                return 0
+        else:
+            positions = engine_positions(args.games, args.empties, empties_max, args.seed)
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
         if args.players:
             try:

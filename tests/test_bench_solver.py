@@ -1,13 +1,19 @@
 """benchmarks/bench_solver.py's timed comparisons (``--timed``, ``--jumps``, ``--wld``, ``--players``),
-bad options and a bad ``--zebra``."""
+the positions of recorded games (``--from-games``), bad options and a bad ``--zebra``."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
-from conftest import run_benchmark
+from conftest import run_benchmark, run_cli
+
+from agents.arena.tournament import read_results
+from agents.play.match import GameResult
+from agents.search.endgame import Solver
+from reversi_env import BLACK
 
 
 def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
@@ -36,6 +42,87 @@ def test_players_are_compared_by_their_specs() -> None:
     for _, missed, positions, outcomes, discs in lines:
         assert int(positions) == 3 and int(outcomes) <= int(missed) <= 3
         assert (int(discs) > 0) == (int(missed) > 0)
+
+
+@pytest.fixture
+def recorded_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A results file of two real games, alphabeta:7 (exact from 13 empties) against random, colours swapped."""
+    games = tmp_path / "games.jsonl"
+    status, err = run_cli(["arena", "alphabeta:7", "random", "--games", "2", "--jobs", "1", "--seed", "3",
+                           "--opening-plies", "2", "--out", str(games), "--no-progress"], capsys)  # fmt: skip
+    assert status == 0, err
+    return games
+
+
+def test_players_are_checked_on_the_positions_of_recorded_games(recorded_games: Path) -> None:
+    expected = set()  # every position with 12-13 empties and a choice, replayed here on its own
+    for game in read_results(recorded_games).games:
+        result = GameResult.from_dict(game["result"])
+        state = result.start_state()
+        for move in result.moves:
+            if 12 <= state.num_empty() <= 13 and len(state.legal_actions()) > 1:
+                expected.add(state)
+            state = state.apply(move)
+    assert expected
+    done = run_bench("--from-games", str(recorded_games), str(recorded_games), "--empties", "12",
+                     "--empties-max", "13", "--players", "alphabeta:1", "alphabeta:7")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = re.findall(r"^(.+): (\d+) of (\d+) moves not an exact best", done.stdout, re.MULTILINE)
+    # The same file twice gives each position once; alphabeta:7 solves 13 empties and fewer exactly.
+    assert [(spec, int(n)) for spec, _, n in lines] == [("alphabeta:1", len(expected)), ("alphabeta:7", len(expected))]
+    assert lines[1][1] == "0"
+
+
+def test_the_errors_of_a_recorded_game_add_up_to_its_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games.jsonl"
+    status, err = run_cli(["arena", "greedy", "random", "--games", "2", "--jobs", "1", "--seed", "3",
+                           "--opening-plies", "2", "--out", str(games), "--no-progress"], capsys)  # fmt: skip
+    assert status == 0, err
+    solver = Solver()
+    for number, line in enumerate(line for line in games.read_text().splitlines() if '"type":"game"' in line):
+        one = tmp_path / f"game{number}.jsonl"
+        one.write_text(line + "\n")
+        done = run_bench("--from-games", str(one), "--empties", "1", "--empties-max", "14", "--errors")
+        assert done.returncode == 0, done.stderr
+        rows = re.findall(r"^(\S+) +(\d+)-(\d+) +(\d+) +(-?\d+) +\S+ +(\d+)$", done.stdout, re.MULTILINE)
+        given = {name: sum(int(row[4]) for row in rows if row[0] == name) for name in ("greedy", "random")}
+        assert {row[1] for row in rows} <= {"1", "5", "9", "13"} and given["greedy"] + given["random"] > 0
+        # What black gave away less what white did is black's exact value at 14 empties less its result.
+        game = read_results(one).games[0]
+        result = GameResult.from_dict(game["result"])
+        state = result.start_state()
+        for move in result.moves:
+            if state.num_empty() <= 14:
+                break
+            state = state.apply(move)
+        entry = solver.solve(state, all_best=False)
+        assert entry is not None
+        black_value = entry.score if state.player == BLACK else -entry.score
+        assert given[game["black"]] - given[game["white"]] == black_value - (result.black - result.white)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "No such file"),
+        ('{"type": "game", "game_id": "g", "black": "a"}\n', "bad results line"),
+        (
+            '{"type": "game", "game_id": "g", "black": "a", "white": "b", "black_score": 1, '
+            '"disc_difference": 64, "result": {"winner": "black", "black": 64, "white": 0, '
+            '"moves": ["A1"], "times": [0.1]}}\n',
+            "game 'g': illegal move A1",
+        ),
+        ("", "no position with 20-22 empties"),
+    ],
+)
+def test_recorded_games_that_give_no_position_are_one_line(tmp_path: Path, text: str | None, message: str) -> None:
+    games = tmp_path / "games.jsonl"
+    if text is not None:
+        games.write_text(text)
+    done = run_bench("--from-games", str(games), "--empties", "20", "--empties-max", "22", "--players", "alphabeta:1")
+    assert done.returncode == 1
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_a_player_that_cannot_join_a_position_is_one_line() -> None:
