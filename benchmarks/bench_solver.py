@@ -160,7 +160,7 @@ def game_errors(paths: list[Path], empties: int, empties_max: int) -> None:
         row[2] += np.sign(after) < np.sign(before)
     print(f"{'player':<28} {'empties':>7} {'moves':>6} {'discs given away':>16} {'a move':>6} {'outcomes':>8}")
     for (name, phase), (moves, discs, outcomes) in sorted(table.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
-        span = f"{phase * 4 + 1}-{phase * 4 + 4}"
+        span = f"{max(phase * 4 + 1, empties)}-{min(phase * 4 + 4, empties_max)}"
         print(f"{name[:28]:<28} {span:>7} {moves:>6} {discs:>16} {discs / moves:>6.2f} {outcomes:>8}")
 
 

@@ -75,8 +75,11 @@ root's outcome (``prove_outcome``) before it deepens the midgame: a second's
 midgame search there reaches depth 13-14, not the end, while the outcome
 alone usually takes a few million nodes (session 21's proof counts,
 docs/mcts.md). Both engines use it."""
-PROOF_SHARE = 0.5
-"""The share of a timed move's time the outcome proof may take; the rest is the midgame's."""
+PROOF_SHARE = 0.9
+"""The share of a timed move's time the outcome proof may take; the rest is the midgame's.
+In the close endgames of matches against Zebra a proof at 21-22 empties often needs
+more than half a second, and what the midgame search or the tree finds in the other
+half is no better: 0.9 gave away fewer outcomes than 0.5 (session 26, docs/engine.md)."""
 PROOF_MIDGAME_DEPTH = 6
 """The proof searches the midgame depths 1 to this (for the move order) and then jumps to the end."""
 

@@ -463,7 +463,7 @@ class MCTSAgent:
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
     off); a timed search with more but at most ``endgame_proof`` first gives
-    half its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
+    most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
     ``max_nodes`` caps the tree; ``heuristic`` (default: the learned pattern
     value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
