@@ -24,11 +24,12 @@ are checked the same way (MCTS's endgame proof: ``mcts:time=1`` against
 game's moves, and says so in one line). ``--from-games FILE...`` takes the
 positions instead from recorded games (``reversi arena``'s or
 ``bench_engine.py``'s ``--out``): every position with ``--empties`` to
-``--empties-max`` empty squares and a choice of moves, each once; a match
-against a strong engine gives the close positions where the endgame is hard; with ``--errors`` it
-scores every move of those games in that range instead, by the exact solver
-before and after it, and prints each player's discs and outcomes given away
-by four empty squares (where a match against a strong engine is lost).
+``--empties-max`` empty squares and a choice of moves, each once (a match
+against a strong engine gives the close positions where the endgame is
+hard). With ``--errors`` it scores every move of those games in that range
+instead, by the exact solver before and after it, and prints each player's
+discs and outcomes given away by four empty squares: where a match was lost
+(the solves take seconds a position from about 22 empties up).
 With ``--midgame N`` it also runs the timed midgame search (1 s) on N positions
 of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times

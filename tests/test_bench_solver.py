@@ -147,6 +147,7 @@ def test_a_zebra_that_writes_no_answer_is_one_line() -> None:
         (["--wld", "x"], "'x' is not a number of empty squares"),
         (["--jumps", "-1"], "a jump is 0 or more plies"),
         (["--players", "mcts:proof=-1"], "--players: "),
+        (["--errors"], "--errors needs --from-games"),
     ],
 )
 def test_a_bad_option_is_one_line(option: list[str], message: str) -> None:
