@@ -153,16 +153,22 @@ def game_errors(paths: list[Path], empties: int, empties_max: int) -> None:
     for name, state, move in recorded_moves(paths):
         if not empties <= state.num_empty() <= empties_max or len(state.legal_actions()) < 2:
             continue
-        before = _exact(solver, state)
-        after = -_exact(solver, state.apply(move))  # the child's score is the opponent's
+        discs, outcome = _given_away(_exact(solver, state), _exact(solver, state.apply(move)))
         row = table.setdefault((name, (state.num_empty() - 1) // 4), [0, 0, 0])
         row[0] += 1
-        row[1] += before - after
-        row[2] += np.sign(after) < np.sign(before)
+        row[1] += discs
+        row[2] += outcome
     print(f"{'player':<28} {'empties':>7} {'moves':>6} {'discs given away':>16} {'a move':>6} {'outcomes':>8}")
     for (name, phase), (moves, discs, outcomes) in sorted(table.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
         span = f"{max(phase * 4 + 1, empties)}-{min(phase * 4 + 4, empties_max)}"
         print(f"{name[:28]:<28} {span:>7} {moves:>6} {discs:>16} {discs / moves:>6.2f} {outcomes:>8}")
+
+
+def _given_away(before: int, child: int) -> tuple[int, bool]:
+    """The discs a move gave away and whether it gave the outcome away (a win or
+    a draw lost), from the exact score before it (the mover's) and after it
+    (the child's, which is the opponent's)."""
+    return before + child, bool(np.sign(-child) < np.sign(before))
 
 
 def _exact(solver: Solver, state: GameState) -> int:
@@ -207,11 +213,10 @@ def move_quality(positions: list[GameState], choosers: dict[str, Callable[[GameS
         for name, choose in choosers.items():
             move = choose(state)
             if move not in solution.best_actions:
-                child = solver.solve(state.apply(move), all_best=False)
-                assert child is not None
+                discs, gave_outcome = _given_away(solution.score, _exact(solver, state.apply(move)))
                 missed[name] += 1
-                outcome[name] += np.sign(-child.score) < np.sign(solution.score)
-                lost[name] += solution.score + child.score  # the child's score is the opponent's
+                outcome[name] += gave_outcome
+                lost[name] += discs
     for name in choosers:
         print(
             f"{name}: {missed[name]} of {len(positions)} moves not an exact best, "
