@@ -6,10 +6,14 @@ play against any player spec.
 Commands: ``protocol_version``, ``name``, ``version``, ``known_command``,
 ``list_commands``, ``boardsize 8``, ``clear_board``, ``komi`` (ignored),
 ``play COLOUR VERTEX``, ``genmove COLOUR``, ``final_score``, ``showboard``,
-``time_settings`` / ``time_left`` (accepted; the player keeps its own budget)
-and ``quit``. Vertices are this package's squares (``D3``, A1 the top-left
-corner) or ``pass``. A forced pass the client skips (as gtp-rhino does) is
-played for the side that has to pass.
+``time_settings`` / ``time_left`` and ``quit``. A timed player
+(``alphabeta:time=1``, ``mcts:clock=60``, ...) plays on the controller's clock
+once ``time_settings`` sets one (main time, then Canadian byo-yomi; GTP's
+"no time limits" leaves the player its own budget), and ``time_left`` keeps
+that clock right; a player by depth or simulations keeps its budget.
+Vertices are this package's squares (``D3``, A1 the top-left corner) or
+``pass``. A forced pass the client skips (as gtp-rhino does) is played for the
+side that has to pass.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any, TextIO
 
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.specs import parse_spec
+from agents.search.timecontrol import GameClock
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import observe
@@ -52,6 +57,8 @@ class GTPServer:
         self.default_time = default_time
         self.state = GameState.initial()
         self.players: dict[Player, Any] = {}
+        self.clocks: dict[Player, GameClock] = {}
+        """Each colour's game clock, from ``time_settings`` / ``time_left`` (none: no limits)."""
         self.commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda a: "2",
             "name": lambda a: f"reversi-env {self.spec.text}",
@@ -65,8 +72,8 @@ class GTPServer:
             "genmove": self._genmove,
             "final_score": self._final_score,
             "showboard": lambda a: "\n" + str(self.state),
-            "time_settings": lambda a: "",
-            "time_left": lambda a: "",
+            "time_settings": self._time_settings,
+            "time_left": self._time_left,
             "quit": lambda a: "",
         }
 
@@ -87,6 +94,8 @@ class GTPServer:
 
     def _clear_board(self, args: list[str]) -> str:
         self.state = GameState.initial()
+        for clock in self.clocks.values():
+            clock.reset()
         for player in self.players.values():
             reset = getattr(player, "reset", None)
             if callable(reset):
@@ -107,6 +116,43 @@ class GTPServer:
             raise GTPError(f"illegal move: {str(e).splitlines()[0]}") from None
         return ""
 
+    def _time_settings(self, args: list[str]) -> str:
+        try:
+            main, period, moves = float(args[0]), float(args[1]), int(args[2])
+            if len(args) != 3:
+                raise ValueError
+            # GTP: a byo-yomi time with no stones means no time limits.
+            clock = None if period > 0 and moves == 0 else GameClock(main, period, moves)
+        except (ValueError, IndexError):
+            raise GTPError("syntax error: time_settings MAIN_SECONDS BYO_YOMI_SECONDS BYO_YOMI_MOVES") from None
+        self.clocks = {} if clock is None else {0: clock, 1: GameClock(main, period, moves)}
+        self.players.clear()  # rebuilt at their next move, on the new clocks
+        return ""
+
+    def _time_left(self, args: list[str]) -> str:
+        colour = self._colour(args)
+        try:
+            seconds, moves = float(args[1]), int(args[2])
+            if len(args) != 3 or not seconds == seconds or moves < 0:
+                raise ValueError
+        except (ValueError, IndexError):
+            raise GTPError("syntax error: time_left COLOUR SECONDS MOVES") from None
+        if colour not in self.clocks:
+            # A clock only ever reported: the main time as it stands, or a period of this length.
+            self.clocks[colour] = GameClock(max(seconds, 0.0)) if moves == 0 else GameClock(0.0, 1.0, moves)
+            self.players.pop(colour, None)
+        self.clocks[colour].set_left(seconds, moves)
+        return ""
+
+    def _player(self, colour: Player) -> Any:
+        """The player of ``colour``, built at its first move; a timed one plays on the controller's clock."""
+        if colour not in self.players:
+            player: Any = self.spec.build(colour, seed=self.seed, default_time=self.default_time)
+            if colour in self.clocks and getattr(player, "timed", False):
+                player.clock = self.clocks[colour]
+            self.players[colour] = player
+        return self.players[colour]
+
     def _genmove(self, args: list[str]) -> str:
         colour = self._colour(args)
         self._to(colour)
@@ -115,9 +161,7 @@ class GTPServer:
         if self.state.legal_actions() == [PASS]:
             self.state = self.state.apply(PASS)
             return "pass"
-        if colour not in self.players:
-            self.players[colour] = self.spec.build(colour, seed=self.seed, default_time=self.default_time)
-        answer = self.players[colour].act(observe(self.state, colour))
+        answer = self._player(colour).act(observe(self.state, colour))
         try:
             action = read_answer(answer)
             self.state = self.state.apply(action)

@@ -242,9 +242,10 @@ class NBoardServer:
         return self.players[colour]
 
     def _searcher(self, colour: Player) -> MCTSAgent:
-        """The player of ``colour`` if it is an MCTS player, else an MCTS of ``default_time`` seconds."""
+        """The player of ``colour`` if it is an MCTS player with a time a move, else an MCTS of
+        ``default_time`` seconds (hints do not spend a player's game clock)."""
         player = self._player(colour)
-        if isinstance(player, MCTSAgent):
+        if isinstance(player, MCTSAgent) and player.clock is None:
             return player
         if self._hinter is None:
             self._hinter = MCTSAgent(time_limit=self.default_time, seed=self.seed)

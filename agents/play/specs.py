@@ -8,6 +8,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``pattern``                                the learned pattern evaluation alone, 1 ply
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
+                                           (``clock=60``: 60 s for all its moves in a
+                                           game, shared out by the game's phase)
                                            (``threads=2``: two cores, one table); it
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
@@ -18,7 +20,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            ``proof=N`` tries to prove the outcome
                                            from N empty squares (22; 0: never)
 ``level:3``                                rung 3 of the graded ladder
-``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``);
+``mcts``, ``mcts:time=2``, ``mcts:sims=5000``  MCTS by time or simulations (``seed=N``;
+                                           ``clock=60``: 60 s for a game's moves);
                                            ``iters=N`` is the course's word for
                                            ``sims``, ``c=1.4`` the exploration constant;
                                            guided by the learned evaluation
@@ -65,8 +68,9 @@ from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
-    "human, random, greedy, positional, pattern, alphabeta:DEPTH, alphabeta:time=SECONDS, level:N, mcts, "
-    "mcts:time=SECONDS, mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, "
+    "human, random, greedy, positional, pattern, alphabeta:DEPTH, alphabeta:time=SECONDS, "
+    "alphabeta:clock=SECONDS (a game), level:N, mcts, mcts:time=SECONDS, mcts:clock=SECONDS, "
+    "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, "
     "python:MODULE:NAME, gtp:COMMAND"
 )
 """The spec forms in one line, for error messages and ``--help``."""
@@ -78,11 +82,12 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
     "pattern": (("seed",), None),
-    "alphabeta": (("depth", "time", "threads", "eval", "probcut", "proof", "seed"), "depth"),
+    "alphabeta": (("depth", "time", "clock", "threads", "eval", "probcut", "proof", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (
         (
             "time",
+            "clock",
             "sims",
             "iters",
             "c",
@@ -130,6 +135,7 @@ _MAXIMA = {
     "sims": 10**9,
     "iters": 10**9,
     "time": 1e6,
+    "clock": 1e6,
     "threads": 64,
     "probcut": 10.0,
     "mix": 1.0,
@@ -204,16 +210,17 @@ class PlayerSpec:
             from agents.search.ladder import AlphaBetaAgent
 
             evaluation = HAND_EVALUATION
-            if o.get("eval", "patterns" if "time" in o else "hand") == "patterns":
+            if o.get("eval", "patterns" if "time" in o or "clock" in o else "hand") == "patterns":
                 from agents.search.patterns import pattern_evaluation
 
                 evaluation = pattern_evaluation()
-            if "time" in o:
+            if "time" in o or "clock" in o:
                 threads = int(o.get("threads", 1))
                 selectivity = float(o.get("probcut", 0))
                 extra = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
                 return AlphaBetaAgent(
-                    time_limit=float(o["time"]),
+                    time_limit=float(o["time"]) if "time" in o else None,
+                    game_time=float(o["clock"]) if "clock" in o else None,
                     seed=seed,
                     threads=threads,
                     evaluation=evaluation,
@@ -251,6 +258,8 @@ class PlayerSpec:
                 knobs["fpu"] = bool(o["fpu"])
             if "sims" in o:
                 return MCTSAgent(simulations=int(o["sims"]), **knobs)
+            if "clock" in o:
+                return MCTSAgent(game_time=float(o["clock"]), **knobs)
             return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)
         if self.kind == "alphazero":
             from agents.learn.alphazero_agent import AlphaZeroAgent
@@ -332,13 +341,14 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
             options[key] = value
         else:
             options[key] = number
-    if "time" in options and "sims" in options:
-        raise SpecError(f"{text!r}: give {kind} one budget, time=SECONDS or sims=N, not both")
-    if "time" in options and "depth" in options:
-        raise SpecError(f"{text!r}: give alphabeta one budget, a depth or time=SECONDS, not both")
+    budgets = [key for key in ("depth", "time", "clock", "sims") if key in options]
+    if len(budgets) > 1:
+        forms = [f"{key}=..." for key in ("depth", "time", "clock", "sims") if key in allowed]
+        either = ", ".join(forms[:-1]) + " or " + forms[-1]
+        raise SpecError(f"{text!r}: give {kind} one budget ({either}), not {' and '.join(budgets)} together")
     for knob in ("probcut", "proof"):
-        if kind == "alphabeta" and knob in options and "time" not in options:
-            raise SpecError(f"{text!r}: {knob} is an option of the timed search (time=SECONDS)")
+        if kind == "alphabeta" and knob in options and "time" not in options and "clock" not in options:
+            raise SpecError(f"{text!r}: {knob} is an option of the timed search (time=SECONDS or clock=SECONDS)")
     return options
 
 

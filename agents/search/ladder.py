@@ -13,6 +13,7 @@ level 1.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -30,6 +31,7 @@ from agents.search.alphabeta import (
 )
 from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, weight_sum
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
+from agents.search.timecontrol import GameClock
 from agents.search.tt import clear_table, new_table
 from reversi_env.bitboard import U1, flips
 from reversi_env.notation import PASS
@@ -126,7 +128,8 @@ class PositionalAgent(_TieBreakingAgent):
 
 class AlphaBetaAgent(_TieBreakingAgent):
     """Alpha-beta on bitboards (numba; ``agents.search.alphabeta``): ``depth``
-    plies deep, or with ``time_limit`` seconds a move by iterative deepening
+    plies deep, or with ``time_limit`` seconds a move (or ``game_time``
+    seconds for all its moves in a game, a ``GameClock``) by iterative deepening
     under the time manager. Leaves are scored by ``evaluation`` (the
     hand-written square weights, mobility and corners by default). With
     ``exact_empties`` empty squares or fewer (default ``depth + 6``, at most 14)
@@ -143,12 +146,14 @@ class AlphaBetaAgent(_TieBreakingAgent):
         seed: int | None = None,
         exact_empties: int | None = None,
         time_limit: float | None = None,
+        game_time: float | None = None,
         evaluation: Evaluation = HAND_EVALUATION,
         threads: int = 1,
         selectivity: float = 0.0,
         endgame_proof: int = PROOF_EMPTIES,
     ) -> None:
-        """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0);
+        """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0, or
+        ``game_time``, seconds > 0: the clock shares it out, ``GameClock``);
         ``seed`` fixes how ties are broken; ``threads`` (timed search only): helper
         threads sharing the table and the moves (ABDADA); ``selectivity`` (timed search only): ProbCut's
         threshold in standard deviations, 0 for a full-width search; ``endgame_proof`` (timed
@@ -163,6 +168,12 @@ class AlphaBetaAgent(_TieBreakingAgent):
             isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
         ):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if game_time is not None and (
+            isinstance(game_time, bool) or not isinstance(game_time, (int, float)) or not 0 < game_time < math.inf
+        ):
+            raise ValueError(f"game_time must be a positive number of seconds or None, got {game_time!r}")
+        if time_limit is not None and game_time is not None:
+            raise ValueError("give one time budget: time_limit (a move) or game_time (a game), not both")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
             raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
         if isinstance(selectivity, bool) or not isinstance(selectivity, (int, float)) or not 0 <= selectivity <= 10:
@@ -183,50 +194,80 @@ class AlphaBetaAgent(_TieBreakingAgent):
         self.threads = int(threads)
         self.selectivity = float(selectivity)
         self.endgame_proof = int(endgame_proof)
-        self.name = f"alphabeta-{self.depth}" if self.time_limit is None else f"alphabeta-{self.time_limit:g}s"
+        self.clock = None if game_time is None else GameClock(float(game_time))
+        """The game clock a timed search takes each move's time from instead of
+        ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
+        self.name = (
+            f"alphabeta-{self.time_limit:g}s"
+            if self.time_limit is not None
+            else f"alphabeta-{game_time:g}s-game"
+            if game_time is not None
+            else f"alphabeta-{self.depth}"
+        )
         self.last_depth = 0
         """The depth the last move was searched to (EXACT_DEPTH: solved)."""
         self.last_nodes = 0
         """The nodes the last move's search visited."""
         self._table: np.ndarray | None = None
 
+    @property
+    def timed(self) -> bool:
+        """True for a search by the clock (a time a move or a game clock), not by depth."""
+        return self.time_limit is not None or self.clock is not None
+
+    def reset(self) -> None:
+        """A new game: the game clock, if any, starts again."""
+        if self.clock is not None:
+            self.clock.reset()
+
     def _scores(self, state: GameState, actions: list[int]) -> list[int]:
         p, o = state.kernel_boards()
-        if self.time_limit is not None:
-            if self._table is None:
-                self._table = new_table(TIMED_TABLE_ENTRIES)
+        if self.timed:
             start = time.perf_counter()
-            proven, proof_nodes = None, 0
-            if state.num_empty() <= self.endgame_proof:
-                seconds = PROOF_SHARE * self.time_limit
-                proven, proof_nodes = prove_outcome(
-                    p, o, actions, self._table, self.evaluation, seconds, threads=self.threads
-                )
-            if proven is not None:
-                root, self.last_nodes = proven, proof_nodes
-            else:
-                left = max(self.time_limit - (time.perf_counter() - start), 1e-3)
-                root, nodes = iterative_deepening(
-                    p,
-                    o,
-                    actions,
-                    self._table,
-                    self.evaluation,
-                    time_limit=left,
-                    threads=self.threads,
-                    selectivity=self.selectivity,
-                )
-                self.last_nodes = proof_nodes + nodes
-            depth = root.finished_depth
-            self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth
+            limit = self.time_limit if self.clock is None else self.clock.move_limit(state.num_empty())
+            assert limit is not None
+            scores = self._timed_scores(state, p, o, actions, start, limit)
+            if self.clock is not None:
+                self.clock.spend(time.perf_counter() - start)
+            return scores
+        if self._table is None:
+            self._table = new_table(LADDER_TABLE_ENTRIES)
+        clear_table(self._table)  # a fixed-depth level plays the same move in the same position
+        self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
+        stats = new_stats(DISC)
+        root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
+        self.last_nodes = int(stats[0])
+        return [root.scores.get(a, -int(INF)) for a in actions]
+
+    def _timed_scores(
+        self, state: GameState, p: np.uint64, o: np.uint64, actions: list[int], start: float, limit: float
+    ) -> list[int]:
+        """The timed search's scores of ``actions`` in ``limit`` seconds from ``start``."""
+        if self._table is None:
+            self._table = new_table(TIMED_TABLE_ENTRIES)
+        proven, proof_nodes = None, 0
+        if state.num_empty() <= self.endgame_proof:
+            seconds = PROOF_SHARE * limit
+            proven, proof_nodes = prove_outcome(
+                p, o, actions, self._table, self.evaluation, seconds, threads=self.threads
+            )
+        if proven is not None:
+            root, self.last_nodes = proven, proof_nodes
         else:
-            if self._table is None:
-                self._table = new_table(LADDER_TABLE_ENTRIES)
-            clear_table(self._table)  # a fixed-depth level plays the same move in the same position
-            self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
-            stats = new_stats(DISC)
-            root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
-            self.last_nodes = int(stats[0])
+            left = max(limit - (time.perf_counter() - start), 1e-3)
+            root, nodes = iterative_deepening(
+                p,
+                o,
+                actions,
+                self._table,
+                self.evaluation,
+                time_limit=left,
+                threads=self.threads,
+                selectivity=self.selectivity,
+            )
+            self.last_nodes = proof_nodes + nodes
+        depth = root.finished_depth
+        self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth
         return [root.scores.get(a, -int(INF)) for a in actions]  # an unfinished depth scores only the moves it searched
 
 

@@ -99,6 +99,7 @@ from agents.search.mcts_tree import (
     status_value,
 )
 from agents.search.patterns import mcts_value, pattern_evaluation
+from agents.search.timecontrol import GameClock
 from agents.search.tt import new_table
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
@@ -457,8 +458,9 @@ class MCTSAgent:
     """Monte Carlo Tree Search player (UCT guided by a static value, all in numba).
 
     Give exactly one budget: ``time_limit`` seconds per move (kept within 5 %;
-    a search stops sooner once its choice is decided) or ``simulations`` per
-    move (at most ``MAX_SIMULATIONS``; reproducible with a ``seed``). ``c`` is
+    a search stops sooner once its choice is decided), ``game_time`` seconds
+    for all its moves in a game (a ``GameClock`` shares them out) or
+    ``simulations`` per move (at most ``MAX_SIMULATIONS``; reproducible with a ``seed``). ``c`` is
     the exploration constant; ``reuse_tree`` keeps the subtree of the moves
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
@@ -488,6 +490,7 @@ class MCTSAgent:
         endgame_exact: int = DEFAULT_ENDGAME_EXACT,
         evaluator: Evaluator | None = None,
         *,
+        game_time: float | None = None,
         endgame_proof: int = DEFAULT_ENDGAME_PROOF,
         max_nodes: int = DEFAULT_MAX_NODES,
         informed_playouts: bool = True,
@@ -503,10 +506,15 @@ class MCTSAgent:
         name: str | None = None,
     ) -> None:
         """Validate the settings; raises ValueError / TypeError on bad ones."""
-        if (time_limit is None) == (simulations is None):
-            raise ValueError("give exactly one budget: time_limit (seconds per move) or simulations (per move)")
+        if sum(budget is not None for budget in (time_limit, game_time, simulations)) != 1:
+            raise ValueError(
+                "give exactly one budget: time_limit (seconds per move), game_time (seconds per game) "
+                "or simulations (per move)"
+            )
         if time_limit is not None:
             _check_positive("time_limit", time_limit)
+        if game_time is not None:
+            _check_positive("game_time", game_time)
         if simulations is not None:
             _check_positive("simulations", simulations, integer=True)
             if simulations > MAX_SIMULATIONS:
@@ -553,6 +561,9 @@ class MCTSAgent:
         else:
             heuristic_weights = NO_WEIGHTS
         self.time_limit = None if time_limit is None else float(time_limit)
+        self.clock = None if game_time is None else GameClock(float(game_time))
+        """The game clock a timed search takes each move's time from instead of
+        ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
         self.simulations = None if simulations is None else int(simulations)
         self.c = float(c)
         self.seed = None if seed is None else int(seed)
@@ -573,7 +584,13 @@ class MCTSAgent:
         self.fpu = bool(fpu) and self._guided
         self.heuristic = heuristic
         self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
-        budget = f"{self.simulations}sims" if self.simulations is not None else f"{self.time_limit:g}s"
+        budget = (
+            f"{self.simulations}sims"
+            if self.simulations is not None
+            else f"{self.time_limit:g}s"
+            if self.time_limit is not None
+            else f"{game_time:g}s-game"
+        )
         self.name = name if name is not None else f"mcts-{budget}"
         self.threads = int(threads)
         self.parallel = parallel
@@ -603,18 +620,35 @@ class MCTSAgent:
         return self.last_result.action
 
     def reset(self) -> None:
-        """Forget the trees (a new game)."""
+        """Forget the trees and start the game clock, if any, again (a new game)."""
         for tree in self._trees:
             tree.clear()
+        if self.clock is not None:
+            self.clock.reset()
+
+    @property
+    def timed(self) -> bool:
+        """True for a search by the clock (a time a move or a game clock), not by simulations."""
+        return self.time_limit is not None or self.clock is not None
 
     # -- search ----------------------------------------------------------------------
 
     def search(self, position: GameState | Observation) -> SearchResult:
         """Search from a GameState (e.g. ``env.unwrapped.state``, which is never
-        modified) or from an observation of the player to move."""
+        modified) or from an observation of the player to move; a game clock
+        pays for the search."""
         start = time.perf_counter()
         state = self._as_state(position)
-        deadline = None if self.time_limit is None else start + self.time_limit * (1.0 - _TIME_MARGIN)
+        limit = self.time_limit if self.clock is None else self.clock.move_limit(state.num_empty())
+        deadline = None if limit is None else start + limit * (1.0 - _TIME_MARGIN)
+        result = self._search(state, start, deadline)
+        if self.clock is not None:
+            self.clock.spend(time.perf_counter() - start)
+        return result
+
+    def _search(self, state: GameState, start: float, deadline: float | None) -> SearchResult:
+        """The search of ``state`` that began at ``start`` (``perf_counter``), until ``deadline`` (None: the
+        simulation budget)."""
         actions = tuple(state.legal_actions())
         if len(actions) == 1:
             return SearchResult(

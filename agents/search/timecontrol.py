@@ -64,3 +64,89 @@ class StopClock:
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self._timer.cancel()
+
+
+PHASE_WEIGHTS = ((14, 0.1), (18, 0.5), (28, 2.0), (40, 1.0), (64, 0.7))
+"""A game clock's share of time for a move, by the empty squares (up to each
+bound, that weight): the most at 19-28 empties, where the win/loss/draw and
+exact searches begin and decide close games, almost nothing from 14 empties
+down, which the solver finishes at once. Zebra's fixed depths (``-l 14 22 24``)
+spend their time about so: 0.2-0.5 s a move in the opening and 0.4-0.5 in the
+midgame against 1.2-1.4 s at 21-28 empties and 0.2 after (session 25's games,
+docs/engine.md)."""
+MAX_MOVE_SHARE = 0.5
+"""No move takes more than this share of the time left on the clock."""
+PERIOD_MARGIN = 0.9
+"""In byo-yomi each move of a period gets this share of its even part of the period."""
+
+
+def phase_weight(empties: int) -> float:
+    """The share weight of a move with ``empties`` empty squares (``PHASE_WEIGHTS``)."""
+    for bound, weight in PHASE_WEIGHTS:
+        if empties <= bound:
+            return weight
+    return PHASE_WEIGHTS[-1][1]
+
+
+class GameClock:
+    """A player's time for a whole game: ``seconds`` of main time for all its
+    moves, then, if ``period`` > 0, Canadian byo-yomi (``period`` seconds for
+    each ``period_moves`` moves), as GTP's ``time_settings`` gives it. Each move
+    gets its phase's share of what is left (``move_limit``); what a move does
+    not use is there for the later ones. The player records its time
+    (``spend``); a controller that keeps the real clock overrides it (``set_left``)."""
+
+    def __init__(self, seconds: float, period: float = 0.0, period_moves: int = 0) -> None:
+        """ValueError unless the times are finite and >= 0, ``period_moves`` an int
+        >= 0, and a period has moves (and moves a period)."""
+        for name, value in (("seconds", seconds), ("period", period)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+                raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
+        if isinstance(period_moves, bool) or not isinstance(period_moves, int) or period_moves < 0:
+            raise ValueError(f"period_moves must be an int >= 0, got {period_moves!r}")
+        if (period > 0) != (period_moves > 0):
+            raise ValueError(f"a byo-yomi period needs seconds and moves, got {period!r} and {period_moves!r}")
+        self.seconds, self.period, self.period_moves = float(seconds), float(period), period_moves
+        self.left = self.seconds
+        """Seconds left: of the main time, or of the current period once in byo-yomi."""
+        self.moves_left = 0
+        """Moves left to play in the current period (0: the main time is running)."""
+        self._empties = 65
+        """The empty squares at the last move (more at this one: a new game)."""
+
+    def reset(self) -> None:
+        """A new game: the full main time again."""
+        self.left, self.moves_left, self._empties = self.seconds, 0, 65
+
+    def set_left(self, seconds: float, moves: int = 0) -> None:
+        """The clock as the controller reads it: ``seconds`` left of the main
+        time (``moves`` 0) or of a byo-yomi period with ``moves`` moves to play."""
+        self.left, self.moves_left, self._empties = max(float(seconds), 0.0), max(int(moves), 0), 65
+
+    def move_limit(self, empties: int) -> float:
+        """Seconds for a move with ``empties`` empty squares: in the main time
+        its phase's share of the time left over the player's moves still to
+        come (one every other empty square), at most ``MAX_MOVE_SHARE`` of it;
+        in byo-yomi an even part of the period; never less than a millisecond.
+        A move with more empty squares than the last one starts a new game (``reset``)."""
+        if empties > self._empties:
+            self.reset()
+        self._empties = empties
+        if self.moves_left > 0:
+            return max(PERIOD_MARGIN * self.left / self.moves_left, 1e-3)
+        if self.left <= 0 and self.period > 0:
+            return max(PERIOD_MARGIN * self.period / self.period_moves, 1e-3)
+        mine = range(max(empties, 1), 0, -2)
+        share = phase_weight(empties) / sum(phase_weight(e) for e in mine)
+        return max(self.left * min(share, MAX_MOVE_SHARE), 1e-3)
+
+    def spend(self, seconds: float) -> None:
+        """Take a move's ``seconds`` off the clock: a main time overrun is taken
+        from the first byo-yomi period, and a period whose moves are played starts again."""
+        self.left -= seconds
+        if self.moves_left > 0:
+            self.moves_left -= 1
+            if self.moves_left == 0:
+                self.left, self.moves_left = self.period, self.period_moves
+        elif self.left <= 0 and self.period > 0:
+            self.left, self.moves_left = max(self.period + self.left, 0.0), self.period_moves

@@ -65,7 +65,8 @@ def register(sub: Any) -> None:
     gtp = sub.add_parser(
         "gtp",
         help="run a player as a GTP engine (for GTP GUIs and engine tools)",
-        description="Speak the Go Text Protocol on stdin/stdout as an Othello engine playing SPEC.",
+        description="Speak the Go Text Protocol on stdin/stdout as an Othello engine playing SPEC. "
+        "A timed SPEC (time=S or clock=S) plays on the controller's clock once it sends time_settings.",
     )
     _engine_options(gtp)
     gtp.set_defaults(func=gtp_command)

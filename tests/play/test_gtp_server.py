@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from agents.play.gtp_server import GTPServer
 from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
-from reversi_env.notation import PASS
+from reversi_env.notation import PASS, action_name
 
 RHINO = "/usr/games/gtp-rhino"
 SERVER = [sys.executable, "-m", "agents", "gtp", "--player", "greedy", "--seed", "1"]
@@ -80,3 +81,75 @@ def test_the_subcommand_ends_cleanly_at_the_end_of_input_and_refuses_bad_specs()
     assert done.returncode == 0 and done.stdout == "= reversi-env greedy\n\n" and not done.stderr
     bad = subprocess.run([*SERVER[:-4], "--player", "human"], input="", capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def _genmove_seconds(server: GTPServer, colour: str) -> float:
+    """The seconds ``genmove colour`` took, checking it answered a move."""
+    start = time.perf_counter()
+    reply = server.handle(f"genmove {colour}")
+    assert reply is not None and reply.startswith("= "), reply
+    return time.perf_counter() - start
+
+
+def test_time_settings_put_a_timed_player_on_the_controllers_clock() -> None:
+    server = GTPServer("alphabeta:time=5", seed=0)
+    _genmove_seconds(server, "black")  # compile before the clock matters
+    assert server.handle("time_settings 1.5 0 0") == "=\n\n"
+    assert server.handle("clear_board") == "=\n\n"
+    rng = random.Random(3)
+    used = 0.0
+    while not server.state.is_terminal():
+        if server.state.player == 0:
+            used += _genmove_seconds(server, "black")
+        elif server.state.legal_actions() == [PASS]:
+            server.state = server.state.apply(PASS)
+        else:
+            move = rng.choice(server.state.legal_actions())
+            assert server.handle(f"play white {action_name(move)}") == "=\n\n"
+    assert server.players[0].clock is server.clocks[0]
+    # 1.5 s for the game, not 5 s a move; and a loose allowance for a busy machine.
+    assert 0.5 < used < 1.5 + 0.3, used
+
+
+def test_time_left_keeps_the_clock_right_and_byo_yomi_shares_its_period() -> None:
+    server = GTPServer("mcts:time=5", seed=0)
+    _genmove_seconds(server, "black")
+    server.handle("clear_board")
+    assert server.handle("time_left b 0.2 0") == "=\n\n"  # only a time_left: the main time as it stands
+    assert server.clocks[0].left == 0.2
+    assert _genmove_seconds(server, "black") < 0.2 + 0.15
+    assert server.handle("time_settings 0 2 4") == "=\n\n"  # byo-yomi only: 2 s for every 4 moves
+    assert server.handle("time_left w 1.0 2") == "=\n\n"
+    assert _genmove_seconds(server, "white") < 0.9 * 1.0 / 2 + 0.15
+    assert server.clocks[1].moves_left == 1
+
+
+def test_no_time_limits_and_players_by_depth_keep_their_own_budget() -> None:
+    server = GTPServer("alphabeta:time=0.2", seed=0)
+    server.handle("time_settings 30 0 0")
+    assert server.handle("time_settings 0 1 0") == "=\n\n"  # GTP: byo-yomi time without stones, no limits
+    _genmove_seconds(server, "black")
+    assert server.clocks == {} and server.players[0].clock is None
+    depth = GTPServer("alphabeta:2")
+    depth.handle("time_settings 30 0 0")
+    _genmove_seconds(depth, "black")
+    assert depth.players[0].clock is None and not depth.players[0].timed
+
+
+@pytest.mark.parametrize(
+    ("command", "needle"),
+    [
+        ("time_settings 30", "time_settings MAIN_SECONDS"),
+        ("time_settings 30 0 0 9", "time_settings MAIN_SECONDS"),
+        ("time_settings -1 0 0", "time_settings MAIN_SECONDS"),
+        ("time_settings 30 5 1.5", "time_settings MAIN_SECONDS"),
+        ("time_settings 30 0 5", "time_settings MAIN_SECONDS"),
+        ("time_left b", "time_left COLOUR"),
+        ("time_left b soon 0", "time_left COLOUR"),
+        ("time_left b 3 -1", "time_left COLOUR"),
+        ("time_left purple 3 0", "expected a colour"),
+    ],
+)
+def test_bad_time_commands_are_one_line_errors(command: str, needle: str) -> None:
+    reply = GTPServer("alphabeta:time=1").handle(command)
+    assert reply is not None and reply.startswith("? ") and needle in reply and reply.count("\n") == 2

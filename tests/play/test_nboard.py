@@ -221,6 +221,16 @@ def test_hints_near_the_end_are_exact_and_ordered() -> None:
     assert got == truth and all(m.group(3) == EXACT_DEPTH for m in lines if m)
 
 
+def test_hints_do_not_spend_a_players_game_clock() -> None:
+    out = io.StringIO()
+    server = NBoardServer("mcts:clock=30", default_time=0.05, seed=1, out=out)
+    server.handle(f"set game {prefix(20)}")
+    server.handle("hint 3")
+    assert len([line for line in out.getvalue().splitlines() if line.startswith("search")]) == 3
+    player = server.players[position(20).player]
+    assert player.clock is not None and player.clock.left == 30.0
+
+
 def test_analyze_scores_every_position_last_first() -> None:
     out = io.StringIO()
     server = NBoardServer("random", default_time=0.05, seed=1, out=out)

@@ -1,0 +1,148 @@
+"""The game clock: how it shares a game's time out, byo-yomi, and players that keep to it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from agents.play.specs import make_agent
+from agents.search.ladder import AlphaBetaAgent, RandomAgent
+from agents.search.mcts import MCTSAgent
+from agents.search.timecontrol import MAX_MOVE_SHARE, PERIOD_MARGIN, GameClock, phase_weight
+from reversi_env.notation import PASS
+from reversi_env.observation import observe
+from reversi_env.state import GameState
+
+
+def _spend_a_game(clock: GameClock, first: int = 60, used: float = 1.0) -> list[float]:
+    """Every other move of a game from ``first`` empties, each spending ``used`` of its limit."""
+    limits = []
+    for empties in range(first, 0, -2):
+        limit = clock.move_limit(empties)
+        limits.append(limit)
+        clock.spend(used * limit)
+    return limits
+
+
+@pytest.mark.parametrize("first", [60, 59])
+def test_a_game_that_spends_every_limit_stays_within_the_clock_and_uses_it(first: int) -> None:
+    clock = GameClock(30.0)
+    limits = _spend_a_game(clock, first)
+    assert 0.99 * 30.0 <= sum(limits) <= 30.0
+    assert clock.left >= 0
+
+
+def test_the_decisive_empties_get_the_most_time_and_the_solved_end_the_least() -> None:
+    limits = dict(zip(range(60, 0, -2), _spend_a_game(GameClock(30.0)), strict=True))
+    assert limits[24] > limits[34] > limits[50]
+    assert limits[24] > 2 * limits[50]
+    assert limits[8] < limits[50] / 5
+    assert phase_weight(22) > phase_weight(36) > phase_weight(56) > phase_weight(10)
+
+
+def test_what_a_move_does_not_use_goes_to_the_later_ones() -> None:
+    frugal = _spend_a_game(GameClock(30.0), used=0.5)
+    full = _spend_a_game(GameClock(30.0), used=1.0)
+    assert frugal[0] == full[0]
+    assert all(f > g for f, g in zip(frugal[5:], full[5:], strict=True))
+
+
+def test_no_move_takes_more_than_its_share_of_what_is_left() -> None:
+    clock = GameClock(10.0)
+    clock.move_limit(3)
+    assert clock.move_limit(1) == MAX_MOVE_SHARE * 10.0  # the last move alone, but never all of it
+    empty = GameClock(10.0)
+    empty.set_left(0.0)
+    assert empty.move_limit(30) == 1e-3
+
+
+def test_byo_yomi_follows_the_main_time_and_starts_again_each_period() -> None:
+    clock = GameClock(2.0, period=10.0, period_moves=5)
+    clock.move_limit(40)
+    clock.spend(2.5)  # over the main time: the half second comes off the first period
+    assert (clock.left, clock.moves_left) == (9.5, 5)
+    assert clock.move_limit(38) == pytest.approx(PERIOD_MARGIN * 9.5 / 5)
+    for empties in range(38, 30, -2):
+        clock.move_limit(empties)
+        clock.spend(1.0)
+    assert (clock.left, clock.moves_left) == (5.5, 1)
+    clock.move_limit(30)
+    clock.spend(1.0)
+    assert (clock.left, clock.moves_left) == (10.0, 5)  # the period's moves played: a new period
+
+
+def test_the_controller_sets_the_clock_and_a_new_game_resets_it() -> None:
+    clock = GameClock(60.0)
+    clock.move_limit(30)
+    clock.spend(20.0)
+    clock.set_left(12.0)  # what the controller's clock says
+    assert clock.move_limit(60) == pytest.approx(12.0 * phase_weight(60) / sum(map(phase_weight, range(60, 0, -2))))
+    clock.spend(1.0)
+    clock.move_limit(58)
+    assert clock.left == 11.0
+    clock.move_limit(60)  # more empty squares than the last move: a new game
+    assert clock.left == 60.0
+    clock.set_left(5.0, moves=3)
+    assert (clock.left, clock.moves_left) == (5.0, 3)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ((-1.0,), "seconds"),
+        ((float("inf"),), "seconds"),
+        ((True,), "seconds"),
+        ((10.0, -1.0, 5), "period"),
+        ((10.0, 5.0, 0), "seconds and moves"),
+        ((10.0, 0.0, 5), "seconds and moves"),
+        ((10.0, 5.0, 1.5), "period_moves"),
+    ],
+)
+def test_bad_clocks_are_clear_errors(args: tuple[float, ...], needle: str) -> None:
+    with pytest.raises(ValueError, match=needle):
+        GameClock(*args)  # type: ignore[arg-type]
+
+
+def _play_timed(agent: AlphaBetaAgent | MCTSAgent, seed: int) -> tuple[float, GameState]:
+    """A game of ``agent`` (black) against random: the seconds its moves took, and the final position."""
+    opponent = RandomAgent(seed=seed)
+    state = GameState.initial()
+    used = 0.0
+    while not state.is_terminal():
+        if state.legal_actions() == [PASS]:
+            state = state.apply(PASS)
+            continue
+        if state.player == 0:
+            start = time.perf_counter()
+            move = agent.act(observe(state, 0))
+            used += time.perf_counter() - start
+        else:
+            move = opponent.act(observe(state, 1))
+        state = state.apply(move)
+    return used, state
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:clock=1.5", "mcts:clock=1.5"])
+def test_players_on_a_game_clock_keep_to_it_game_after_game(spec: str) -> None:
+    agent = make_agent(spec, seed=0)
+    assert isinstance(agent, (AlphaBetaAgent, MCTSAgent)) and agent.clock is not None
+    agent.act(observe(GameState.initial(), 0))  # compile before the clock matters
+    for seed in (1, 2):
+        agent.reset()
+        used, final = _play_timed(agent, seed)
+        assert final.is_terminal()
+        # The clock's 1.5 s, and a loose allowance for the Python around 30 moves on a busy machine.
+        assert 0.5 < used < 1.5 + 0.3, used
+
+
+def test_a_game_time_and_a_move_time_are_one_budget_too_many() -> None:
+    with pytest.raises(ValueError, match="one time budget"):
+        AlphaBetaAgent(time_limit=1.0, game_time=30.0)
+    with pytest.raises(ValueError, match="exactly one budget"):
+        MCTSAgent(time_limit=1.0, game_time=30.0)
+    with pytest.raises(ValueError, match="game_time"):
+        AlphaBetaAgent(game_time=0.0)
+    assert AlphaBetaAgent(game_time=30).name == "alphabeta-30s-game"
+    assert MCTSAgent(game_time=30).name == "mcts-30s-game"
+    assert not AlphaBetaAgent(4).timed and not MCTSAgent(simulations=10).timed
