@@ -70,11 +70,11 @@ PHASE_WEIGHTS = ((14, 0.02), (18, 0.2), (28, 2.0), (40, 1.0), (64, 0.7))
 """A game clock's share of time for a move, by the empty squares (up to each
 bound, that weight): the most at 19-28 empties, where the win/loss/draw and
 exact searches begin and decide close games, almost nothing from 18 empties
-down, which the solver finishes in milliseconds (what it does not use is lost
-to the earlier moves). Zebra's fixed depths (``-l 14 22 24``)
-spend their time about so: 0.2-0.5 s a move in the opening and 0.4-0.5 in the
-midgame against 1.2-1.4 s at 21-28 empties and 0.2 after (session 25's games,
-docs/engine.md)."""
+down, which the solver finishes in milliseconds (time kept for moves that do
+not need it is time the earlier moves did not get). Zebra's fixed depths
+(``-l 14 22 24``) spend their time about so: 0.2-0.5 s a move in the opening
+and 0.4-0.5 in the midgame against 1.2-1.4 s at 21-28 empties and 0.2 after
+(session 25's games, docs/engine.md)."""
 MAX_MOVE_SHARE = 0.5
 """No move takes more than this share of the time left on the clock."""
 PERIOD_MARGIN = 0.9
