@@ -16,7 +16,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            (``eval=patterns`` or ``eval=hand`` to choose);
                                            ``probcut=1.5``: ProbCut at 1.5 standard
                                            deviations, stronger against Zebra
-                                           (default 0: full width, for GRhino 5);
+                                           (default 0: full width, for GRhino 5;
+                                           ``alphabeta:14,probcut=1.5`` is a fixed
+                                           selective depth, reproducible);
                                            ``proof=N`` tries to prove the outcome
                                            from N empty squares (22; 0: never)
 ``level:3``                                rung 3 of the graded ladder
@@ -228,7 +230,9 @@ class PlayerSpec:
                     **extra,
                 )
 
-            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation)
+            return AlphaBetaAgent(
+                int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=float(o.get("probcut", 0))
+            )
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
 
@@ -346,9 +350,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         forms = [f"{key}=..." for key in ("depth", "time", "clock", "sims") if key in allowed]
         either = ", ".join(forms[:-1]) + " or " + forms[-1]
         raise SpecError(f"{text!r}: give {kind} one budget ({either}), not {' and '.join(budgets)} together")
-    for knob in ("probcut", "proof"):
-        if kind == "alphabeta" and knob in options and "time" not in options and "clock" not in options:
-            raise SpecError(f"{text!r}: {knob} is an option of the timed search (time=SECONDS or clock=SECONDS)")
+    if kind == "alphabeta" and "proof" in options and "time" not in options and "clock" not in options:
+        raise SpecError(f"{text!r}: proof is an option of the timed search (time=SECONDS or clock=SECONDS)")
     return options
 
 

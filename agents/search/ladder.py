@@ -155,9 +155,10 @@ class AlphaBetaAgent(_TieBreakingAgent):
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0, or
         ``game_time``, seconds > 0: the clock shares it out, ``GameClock``);
         ``seed`` fixes how ties are broken; ``threads`` (timed search only): helper
-        threads sharing the table and the moves (ABDADA); ``selectivity`` (timed search only): ProbCut's
-        threshold in standard deviations, 0 for a full-width search; ``endgame_proof`` (timed
-        search only): the empty squares from which the outcome is proven first, 0 for never."""
+        threads sharing the table and the moves (ABDADA); ``selectivity``: ProbCut's threshold in
+        standard deviations, 0 for a full-width search (with a fixed depth, a selective level that
+        still plays the same move in the same position, as Edax's levels do); ``endgame_proof``
+        (timed search only): the empty squares from which the outcome is proven first, 0 for never."""
         if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
@@ -234,7 +235,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
             self._table = new_table(LADDER_TABLE_ENTRIES)
         clear_table(self._table)  # a fixed-depth level plays the same move in the same position
         self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
-        stats = new_stats(DISC)
+        stats = new_stats(DISC, selectivity=self.selectivity)
         root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
         self.last_nodes = int(stats[0])
         return [root.scores.get(a, -int(INF)) for a in actions]

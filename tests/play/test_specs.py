@@ -148,7 +148,7 @@ def test_target_specs_parse() -> None:
         ("alphabeta:clock=-5", "> 0"),
         ("alphabeta:clock=soon", "number"),
         ("alphabeta:time=1,eval=zebra", "eval must be one of"),
-        ("alphabeta:4,probcut=1", "option of the timed search"),
+        ("alphabeta:4,probcut=11", "at most 10"),
         ("alphabeta:4,proof=18", "proof is an option of the timed search"),
         ("alphabeta:time=1,proof=61", "at most 60"),
         ("alphabeta:time=1,proof=-1", ">= 0"),
@@ -194,6 +194,8 @@ def test_ladder_specs_build_the_ladder() -> None:
     # ProbCut is asked for; the default search is full width.
     assert timed.selectivity == 0 and ab.selectivity == 0
     assert make_agent("alphabeta:time=0.25,probcut=2.5").selectivity == 2.5  # type: ignore[attr-defined]
+    selective = make_agent("alphabeta:12,probcut=1.5,eval=patterns")
+    assert isinstance(selective, AlphaBetaAgent) and (selective.depth, selective.selectivity) == (12, 1.5)
     assert make_agent("alphabeta:time=0.25").endgame_proof == 22  # type: ignore[attr-defined]
     assert make_agent("alphabeta:time=0.25,proof=0").endgame_proof == 0  # type: ignore[attr-defined]
     from agents.search.patterns import mcts_value

@@ -585,6 +585,24 @@ def test_probcut_prunes_the_midgame_and_leaves_the_exact_endgame_alone() -> None
             assert child is not None and score == -child.score * DISC
 
 
+def test_a_fixed_selective_depth_prunes_and_plays_the_same_move_twice() -> None:
+    evaluation = pattern_evaluation()
+    selective = AlphaBetaAgent(8, selectivity=1.5, evaluation=evaluation)
+    full = AlphaBetaAgent(8, evaluation=evaluation)
+    cut_nodes = full_nodes = 0
+    for seed in range(4):
+        state = random_game(seed)[20]
+        runs = []
+        for _ in range(2):
+            runs.append((selective.best_actions(state), selective.last_nodes))
+        assert runs[0] == runs[1] and set(runs[0][0]) <= set(state.legal_actions())
+        assert selective.last_depth == 8
+        cut_nodes += selective.last_nodes
+        full.best_actions(state)
+        full_nodes += full.last_nodes
+    assert cut_nodes < 0.7 * full_nodes
+
+
 def test_one_thread_is_deterministic() -> None:
     state = random_game(5)[24]
     p, o = state.kernel_boards()
