@@ -34,6 +34,7 @@ from evaluation import Evaluator, add_evaluation_options
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.logger import Logger
 
 import reversi_env
 from agents import Agent, play_game
@@ -74,8 +75,10 @@ def make_env_factory(opponent: str, reward: str) -> Callable[[], gymnasium.Env]:
 
 
 def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
-    """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py)."""
-    return MaskablePPO(
+    """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py). Its logger
+    writes nowhere: the examples print their own evaluations, and SB3's default logger would
+    leave an empty ``SB3-<date>`` folder in the temporary directory at every run."""
+    model = MaskablePPO(
         "MultiInputPolicy",
         env,
         n_steps=n_steps,
@@ -87,6 +90,8 @@ def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
         policy_kwargs={"net_arch": [256, 256]},
         seed=seed,
     )
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    return model
 
 
 def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> None:

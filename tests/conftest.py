@@ -75,10 +75,17 @@ EXAMPLES = REPO_ROOT / "examples"
 
 
 def run_example(
-    script: str, *args: str, cwd: Path, stdin: str = "", timeout: float = 900.0, returncode: int = 0
+    script: str,
+    *args: str,
+    cwd: Path,
+    stdin: str = "",
+    timeout: float = 900.0,
+    returncode: int = 0,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``examples/<script>`` with this interpreter in ``cwd``; an exit status
-    other than ``returncode`` fails the test with the output shown."""
+    """Run ``examples/<script>`` with this interpreter in ``cwd`` (``env``: variables
+    added to this process's environment); an exit status other than ``returncode``
+    fails the test with the output shown."""
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args],
         cwd=cwd,
@@ -86,6 +93,7 @@ def run_example(
         capture_output=True,
         text=True,
         timeout=timeout,
+        env=None if env is None else {**os.environ, **env},
     )
     assert proc.returncode == returncode, (
         f"{script} {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -315,8 +316,10 @@ def test_board_given_to_classic_players_is_the_facade() -> None:
     assert len({id(b) for b in boards}) == len(boards)
 
 
-def test_a_real_maskable_ppo_model_plays_through_adapt() -> None:
+def test_a_real_maskable_ppo_model_plays_through_adapt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sb3_contrib import MaskablePPO
+
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, not a new one in /tmp
 
     from agents.search.ladder import RandomAgent
     from reversi_env.gym import ReversiGymEnv

@@ -21,10 +21,18 @@ TINY += ("--no-progress", "--seed", "1")
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """One tiny MaskablePPO run (model, history, plot) shared by this file's tests."""
+    """One tiny MaskablePPO run (model, history, plot) shared by this file's tests,
+    with a temporary directory of its own (``TMPDIR``)."""
     out = tmp_path_factory.mktemp("sb3")
-    proc = run_example("train_maskable_ppo.py", *TINY, "--save", "m.zip", "--plot", "curve.png", cwd=out)
+    (out / "tmp").mkdir()
+    args = (*TINY, "--save", "m.zip", "--plot", "curve.png")
+    proc = run_example("train_maskable_ppo.py", *args, cwd=out, env={"TMPDIR": str(out / "tmp")})
     return out, proc.stdout
+
+
+def test_training_leaves_no_log_folder_in_the_temporary_directory(trained: tuple[Path, str]) -> None:
+    out, _ = trained
+    assert list((out / "tmp").glob("SB3-*")) == []  # SB3's default logger would leave an empty one a run
 
 
 def test_training_saves_model_history_and_plot(trained: tuple[Path, str]) -> None:
