@@ -216,9 +216,9 @@ class PlayerSpec:
                 from agents.search.patterns import pattern_evaluation
 
                 evaluation = pattern_evaluation()
+            selectivity = float(o.get("probcut", 0))
             if "time" in o or "clock" in o:
                 threads = int(o.get("threads", 1))
-                selectivity = float(o.get("probcut", 0))
                 extra = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
                 return AlphaBetaAgent(
                     time_limit=float(o["time"]) if "time" in o else None,
@@ -230,9 +230,7 @@ class PlayerSpec:
                     **extra,
                 )
 
-            return AlphaBetaAgent(
-                int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=float(o.get("probcut", 0))
-            )
+            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=selectivity)
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
 

@@ -319,10 +319,10 @@ def test_board_given_to_classic_players_is_the_facade() -> None:
 def test_a_real_maskable_ppo_model_plays_through_adapt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sb3_contrib import MaskablePPO
 
-    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, not a new one in /tmp
-
     from agents.search.ladder import RandomAgent
     from reversi_env.gym import ReversiGymEnv
+
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path))  # SB3's logger folder, not a new one in /tmp
 
     model = MaskablePPO("MultiInputPolicy", ReversiGymEnv(), n_steps=32, batch_size=32, n_epochs=1, seed=0)
     model.learn(32)

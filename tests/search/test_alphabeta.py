@@ -592,9 +592,7 @@ def test_a_fixed_selective_depth_prunes_and_plays_the_same_move_twice() -> None:
     cut_nodes = full_nodes = 0
     for seed in range(4):
         state = random_game(seed)[20]
-        runs = []
-        for _ in range(2):
-            runs.append((selective.best_actions(state), selective.last_nodes))
+        runs = [(selective.best_actions(state), selective.last_nodes) for _ in range(2)]
         assert runs[0] == runs[1] and set(runs[0][0]) <= set(state.legal_actions())
         assert selective.last_depth == 8
         cut_nodes += selective.last_nodes
