@@ -10,7 +10,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
                                            (``clock=60``: 60 s for all its moves in a
                                            game, shared out by the game's phase)
-                                           (``threads=2``: two cores, one table); it
+                                           (``threads=2``: two cores, one table, for
+                                           a fixed depth too); it
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
                                            (``eval=patterns`` or ``eval=hand`` to choose);
@@ -217,8 +218,8 @@ class PlayerSpec:
 
                 evaluation = pattern_evaluation()
             selectivity = float(o.get("probcut", 0))
+            threads = int(o.get("threads", 1))
             if "time" in o or "clock" in o:
-                threads = int(o.get("threads", 1))
                 extra = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
                 return AlphaBetaAgent(
                     time_limit=float(o["time"]) if "time" in o else None,
@@ -230,7 +231,9 @@ class PlayerSpec:
                     **extra,
                 )
 
-            return AlphaBetaAgent(int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=selectivity)
+            return AlphaBetaAgent(
+                int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=selectivity, threads=threads
+            )
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
 

@@ -665,6 +665,41 @@ def iterative_deepening(
     return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
 
 
+def search_depth(
+    p: np.uint64,
+    o: np.uint64,
+    depth: int,
+    actions: list[int],
+    table: np.ndarray,
+    evaluation: Evaluation,
+    *,
+    threads: int = 1,
+    selectivity: float = 0.0,
+) -> tuple[RootScores, int]:
+    """Score the root ``actions`` ``depth`` plies deep (the empty squares or
+    more: exactly), a fixed-depth search; returns its scores and the nodes
+    searched. A midgame depth is reached by iterative deepening (the shallower
+    depths order the moves: a fifth to a third fewer nodes than the depth alone
+    at full width, with the same best moves, and two thirds fewer with
+    ProbCut); the exact one is searched straight away.
+    ``threads`` > 1: helper threads search beside it, sharing the table and
+    the moves (ABDADA, as ``iterative_deepening``'s), so the depth finishes
+    sooner; the best score is the same at full width, the move among equal
+    ones may not be. One thread is fully deterministic."""
+    if depth < 64 - (int(p) | int(o)).bit_count():
+        return iterative_deepening(
+            p, o, actions, table, evaluation, max_depth=depth, threads=threads, selectivity=selectivity
+        )
+    stats = new_stats(DISC, selectivity=selectivity, shared=threads > 1)
+    helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
+    for helper in helpers:
+        helper.start(list(actions), [depth])
+    root = search_root(p, o, depth, actions, table, stats, evaluation)
+    for helper in helpers:
+        helper.stop()
+    return root, int(stats[NODES]) + sum(h.nodes for h in helpers)
+
+
 def prove_outcome(
     p: np.uint64,
     o: np.uint64,

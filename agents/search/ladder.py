@@ -25,11 +25,10 @@ from agents.search.alphabeta import (
     PROOF_EMPTIES,
     PROOF_SHARE,
     iterative_deepening,
-    new_stats,
     prove_outcome,
-    search_root,
+    search_depth,
 )
-from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation, weight_sum
+from agents.search.evaluation import HAND_EVALUATION, Evaluation, weight_sum
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
 from agents.search.timecontrol import GameClock
 from agents.search.tt import clear_table, new_table
@@ -154,8 +153,9 @@ class AlphaBetaAgent(_TieBreakingAgent):
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0, or
         ``game_time``, seconds > 0: the clock shares it out, ``GameClock``);
-        ``seed`` fixes how ties are broken; ``threads`` (timed search only): helper
-        threads sharing the table and the moves (ABDADA); ``selectivity``: ProbCut's threshold in
+        ``seed`` fixes how ties are broken; ``threads``: helper threads sharing
+        the table and the moves (ABDADA; a fixed depth then finishes sooner, and
+        only one thread replays its moves exactly); ``selectivity``: ProbCut's threshold in
         standard deviations, 0 for a full-width search (with a fixed depth, a selective level that
         still plays the same move in the same position, as Edax's levels do); ``endgame_proof``
         (timed search only): the empty squares from which the outcome is proven first, 0 for never."""
@@ -235,9 +235,16 @@ class AlphaBetaAgent(_TieBreakingAgent):
             self._table = new_table(LADDER_TABLE_ENTRIES)
         clear_table(self._table)  # a fixed-depth level plays the same move in the same position
         self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
-        stats = new_stats(DISC, selectivity=self.selectivity)
-        root = search_root(p, o, self.last_depth, actions, self._table, stats, self.evaluation)
-        self.last_nodes = int(stats[0])
+        root, self.last_nodes = search_depth(
+            p,
+            o,
+            self.last_depth,
+            actions,
+            self._table,
+            self.evaluation,
+            threads=self.threads,
+            selectivity=self.selectivity,
+        )
         return [root.scores.get(a, -int(INF)) for a in actions]
 
     def _timed_scores(

@@ -187,6 +187,7 @@ def test_ladder_specs_build_the_ladder() -> None:
     timed = make_agent("alphabeta:time=0.25")
     assert isinstance(timed, AlphaBetaAgent) and timed.time_limit == 0.25
     assert make_agent("alphabeta:time=0.25,threads=2").threads == 2  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:6,threads=2").threads == 2  # type: ignore[attr-defined]  # a fixed depth too
     # The timed engine evaluates with the learned patterns, the graded depths by hand, unless told.
     assert timed.evaluation.name == "patterns" and ab.evaluation.name == "hand"
     assert make_agent("alphabeta:time=0.25,eval=hand").evaluation.name == "hand"  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ from agents.search.alphabeta import (
     iterative_deepening,
     new_stats,
     prove_outcome,
+    search_depth,
     search_root,
 )
 from agents.search.endgame import EndgameSolution, Solver, solve_position
@@ -599,6 +600,35 @@ def test_a_fixed_selective_depth_prunes_and_plays_the_same_move_twice() -> None:
         full.best_actions(state)
         full_nodes += full.last_nodes
     assert cut_nodes < 0.7 * full_nodes
+
+
+def test_a_fixed_depth_deepens_to_it_and_two_threads_find_the_one_thread_value() -> None:
+    evaluation = pattern_evaluation()
+    alone_nodes = one_nodes = two_nodes = 0
+    for seed in range(4):
+        state = random_game(seed)[20]
+        p, o = state.kernel_boards()
+        stats = new_stats(DISC)
+        alone = search_root(p, o, 8, state.legal_actions(), new_table(1 << 16), stats, evaluation)
+        alone_nodes += int(stats[0])
+        one, nodes = search_depth(p, o, 8, state.legal_actions(), new_table(1 << 16), evaluation)
+        one_nodes += nodes
+        # Deepening to the depth finds the depth's own best moves and value (full width).
+        assert one.depth == 8 and set(one.best_moves()) == set(alone.best_moves())
+        assert max(one.scores.values()) == max(alone.scores.values())
+        two, nodes = search_depth(p, o, 8, state.legal_actions(), new_table(1 << 16), evaluation, threads=2)
+        two_nodes += nodes
+        assert one.completed and two.completed and two.depth == 8
+        assert max(two.scores.values()) == max(one.scores.values())  # full width: the same minimax value
+        assert set(two.best_moves()) <= set(one.scores)
+    assert one_nodes < alone_nodes  # the shallower depths order the moves
+    assert two_nodes != one_nodes  # one thread is deterministic: a different count is the helper's work
+    # The agent passes its threads to a fixed depth, and the exact endgame stays exact.
+    agent = AlphaBetaAgent(4, threads=2, seed=0)
+    for state in endgame_positions(10, 3):
+        sol = solve_position(state)
+        assert sol is not None
+        assert set(agent.best_actions(state)) <= set(sol.best_actions) and agent.last_depth == EXACT_DEPTH
 
 
 def test_one_thread_is_deterministic() -> None:
