@@ -3,8 +3,8 @@
 course players (``human``, ``course``: the course framework), external engines
 over GTP (``gtp``, on ``gtp_connection``: the engine process and its replies)
 and our players as GTP engines (``gtp_server``), players in a process of their
-own (``isolation``, on ``processes``), and data files written atomically and
-read strictly (``datafiles``).
+own (``isolation``, on ``processes``), data files written atomically and
+read strictly (``datafiles``), and waits on those threads that Ctrl-C ends (``waits``).
 
 Imports ``agents.search`` and below, never the arena or the user interfaces.
 """

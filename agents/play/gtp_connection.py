@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from agents.base import MoveTimeout
-from agents.play import processes
+from agents.play import processes, waits
 
 MAX_REPLY = 1 << 16
 """Characters of one reply read at most; a longer reply is the engine's error."""
@@ -103,7 +103,7 @@ class GTPConnection:
         size = 0
         while True:
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                line = waits.get(self._lines, deadline - time.monotonic())
             except queue.Empty:
                 self.stop()
                 if move_bound:

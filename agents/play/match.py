@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
+from agents.play import waits
 from agents.play.adapters import adapt
 from agents.play.datafiles import load_json
 from agents.play.isolation import bounded, build_player, read_answer, safe_repr
@@ -318,17 +319,13 @@ class _PlayerThread:
 
     def call(self, fn: Callable[..., object], args: Sequence[object], limit: float | None) -> _Outcome:
         """``fn(*args)`` in the thread, or a "timeout" outcome after ``limit``
-        seconds (None: wait as long as it takes, Ctrl-C still stops the wait)."""
+        seconds (None: wait as long as it takes; Ctrl-C stops the wait either way, ``waits``)."""
         box: queue.SimpleQueue[_Outcome] = queue.SimpleQueue()
         self._jobs.put((fn, args, box))
-        if limit is None:
-            while True:
-                with contextlib.suppress(queue.Empty):
-                    return box.get(timeout=0.25)
         try:
-            return box.get(timeout=max(limit, 0.0))
+            return waits.get(box, limit)
         except queue.Empty:
-            return _Outcome("timeout", seconds=limit)
+            return _Outcome("timeout", seconds=limit or 0.0)
 
     def close(self) -> None:
         """Let the thread end once its current call (if any) returns."""

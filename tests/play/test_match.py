@@ -249,21 +249,29 @@ def test_no_time_limit_still_runs_untimed_players_in_a_worker_thread() -> None:
     assert threads == {"reversi-player-move"}
 
 
-def test_ctrl_c_raises_match_interrupted_with_the_game_so_far() -> None:
+@pytest.mark.parametrize("to", ["the process", "the player's thread"])
+def test_ctrl_c_raises_match_interrupted_with_the_game_so_far(to: str) -> None:
     release = threading.Event()
 
     class Interrupter(RandomMover):
         def act(self, observation: dict[str, np.ndarray]) -> int:
             if self.calls == 2:
-                os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C while the main thread waits
+                # A real Ctrl-C while the main thread waits. The kernel may hand it to any thread;
+                # given to the player's, it wakes nobody, and the game's wait must still see it.
+                if to == "the process":
+                    os.kill(os.getpid(), signal.SIGINT)
+                else:
+                    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
                 release.wait(30)
             return super().act(observation)
 
+    start = time.monotonic()
     try:
         with pytest.raises(MatchInterrupted) as info:
             play_game(Interrupter(), RandomMover(), time_limit=30)
     finally:
         release.set()
+    assert time.monotonic() - start < 10  # not when the player's 30 s are up
     assert isinstance(info.value, KeyboardInterrupt)
     partial = info.value.result
     assert partial.reason == "interrupted"

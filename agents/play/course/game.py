@@ -29,6 +29,7 @@ import threading
 import time
 from typing import Any
 
+from agents.play import waits
 from agents.play.course.board import Board
 
 TIME_LIMIT = 60.0
@@ -168,7 +169,7 @@ class Game:
 
         worker = threading.Thread(target=ask, name="course-get-move", daemon=True)
         worker.start()
-        worker.join(max(0.0, self.time_limit - (time.perf_counter() - start)))
+        waits.join(worker, self.time_limit - (time.perf_counter() - start))  # Ctrl-C still ends it
         if not box:
             raise _TurnTimeoutError
         ok, value = box[0]
