@@ -28,7 +28,8 @@ An abandoned worker only holds its own observation copy and a result box that
 nobody reads any more, so a late answer cannot touch the game. The agent object
 itself may still be busy in that thread: do not reuse an agent that timed out.
 Without a time limit, players that are not timed still run in a worker thread,
-so Ctrl-C stops the game at once even while a long search runs.
+so Ctrl-C stops the game at once even while a long search runs, with a time
+limit too, and whichever thread the kernel gave the signal (``waits``).
 """
 
 from __future__ import annotations
