@@ -37,6 +37,7 @@ from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
 from agents.base import Agent, MoveTimeout
+from agents.play import waits
 from agents.play.datafiles import load_json
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
@@ -715,7 +716,7 @@ def _run_pool(
                     with contextlib.suppress(OSError):  # a dead worker shows as EOF below
                         w.conn.send((w.game, *job))
             busy = {w.conn: w for w in workers if w.game is not None}
-            for conn in wait(list(busy)):
+            for conn in wait(list(busy), timeout=waits.WAKE):  # in slices: a Ctrl-C is seen (``waits``)
                 w = busy[conn]
                 game, fresh = w.game, False
                 assert game is not None

@@ -339,6 +339,30 @@ def test_a_player_process_that_dies_costs_only_its_own_game(tmp_path: Path) -> N
     assert len(lost) == 1 and "process ended" in lost[0]["result"]["details"]
 
 
+def test_ctrl_c_given_to_another_thread_stops_the_pool_at_once(tmp_path: Path) -> None:
+    # The kernel may give a Ctrl-C to any thread; Python acts on it in the main one, which waits for
+    # the workers in slices (``waits``) and so sees it at once, not when a game ends (minutes here).
+    import threading
+
+    release = threading.Event()
+
+    def ctrl_c() -> None:
+        time.sleep(4.0)  # the pool is waiting for its first game by now
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        release.wait(60)
+
+    t = Tournament.create(["mcts:time=30", "mcts:time=30,seed=1"], games=2)
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(t, tmp_path / "r.jsonl", jobs=1)
+    finally:
+        release.set()
+    assert time.monotonic() - start < 15  # a game's first move alone takes 30 s
+    assert not game_lines(tmp_path / "r.jsonl")
+
+
 def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
     import os
 
