@@ -35,11 +35,10 @@ of seeded random games and prints the depth reached and nodes a second (with
 ``--threads 2``, once more with two threads); with ``--to-depth D`` it times
 the search to depth D instead, with the learned evaluation, and prints how
 much faster two threads got there (nodes a second are not strength: the time to
-a depth is what a second thread buys); ``--fixed`` searches that one depth
-without deepening, as a fixed-depth level (``alphabeta:10,threads=2``) does.
+a depth is what a second thread buys).
 
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
-                                      [--midgame 10 [--threads 2] [--to-depth 9 [--fixed]]]
+                                      [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
     python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0] [--wld 18 off]
     python benchmarks/bench_solver.py --games 60 --empties 17 --empties-max 22 --players mcts:time=1 mcts:time=1,proof=0
@@ -65,7 +64,7 @@ from agents.arena.tournament import close_agent, read_results
 from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
-from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening, search_depth
+from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import AlphaBetaAgent
@@ -293,14 +292,12 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
-def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | None = None, fixed: bool = False) -> float:
+def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | None = None) -> float:
     """The timed search on ``count`` positions 20 plies into seeded random games
     (with ``depth``: the search to that depth, no clock, with the learned
-    evaluation the engine plays with; ``fixed``: that one depth straight away,
-    as a fixed-depth level searches); returns the wall seconds in all."""
+    evaluation the engine plays with); returns the wall seconds in all."""
     evaluation = HAND_EVALUATION if depth is None else pattern_evaluation()
     what = f"{seconds:g} s a position" if depth is None else f"to depth {depth}, learned evaluation"
-    what += ", the fixed depth alone" if fixed and depth is not None else ""
     print(f"midgame search, {what}, {threads} thread(s):")
     total_nodes, total_seconds = 0, 0.0
     for seed in range(count):
@@ -311,13 +308,9 @@ def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | Non
         p, o = state.kernel_boards()
         limits = {"time_limit": seconds} if depth is None else {"max_depth": depth}
         start = time.perf_counter()
-        if fixed and depth is not None:
-            table = new_table(1 << 20)
-            root, nodes = search_depth(p, o, depth, state.legal_actions(), table, evaluation, threads=threads)
-        else:
-            root, nodes = iterative_deepening(
-                p, o, state.legal_actions(), new_table(1 << 20), evaluation, threads=threads, **limits
-            )
+        root, nodes = iterative_deepening(
+            p, o, state.legal_actions(), new_table(1 << 20), evaluation, threads=threads, **limits
+        )
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_seconds += elapsed
@@ -349,7 +342,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--to-depth", type=int, help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)"
     )
-    parser.add_argument("--fixed", action="store_true", help="--to-depth: that depth alone, as a fixed level searches")
     parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")
     parser.add_argument("--games", type=int, default=0, help="solve positions of N engine games instead of FFO's")
@@ -431,9 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             solve_games(positions, args.one_best_only, args.cap)
         return 0
     if args.midgame:
-        walls = [
-            midgame(args.midgame, threads=n, depth=args.to_depth, fixed=args.fixed) for n in range(1, args.threads + 1)
-        ]
+        walls = [midgame(args.midgame, threads=n, depth=args.to_depth) for n in range(1, args.threads + 1)]
         if args.to_depth is not None:
             for threads, wall in enumerate(walls[1:], start=2):
                 print(f"time to depth {args.to_depth}: {threads} threads {walls[0] / wall:.2f}x faster than one")
