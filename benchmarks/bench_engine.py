@@ -76,9 +76,24 @@ LADDER = ("positional", "alphabeta:2", "alphabeta:4")
 TARGETS = {f"gtp:{GRHINO} -l 5 -b 0 -r 0": 0.90}
 
 
+def zebra_search(path: Path, levels: tuple[int, int, int], moves: str) -> tuple[str, float]:
+    """Zebra's move and score (discs, for the side to move) after ``moves`` (a
+    transcript from the start, passes left out), at fixed levels (``-l MID EXACT
+    WLD``, no book, no randomness): one ``zebra -evalone -seq`` process."""
+    level = [str(x) for x in levels]
+    args = [str(path), "-quiet", "-l", *level, *level, "-r", "0", "-b", "0", "-evalone"]
+    proc = subprocess.run(
+        [*args, *(["-seq", moves] if moves else [])], cwd=path.parent, capture_output=True, text=True, timeout=3600
+    )
+    move = re.search(r"^PV:\s*([a-h][1-8])", proc.stdout, re.MULTILINE)
+    score = re.search(r"^-->\s+\S+\s+([-+]?\d+(?:\.\d+)?)", proc.stdout, re.MULTILINE)
+    if proc.returncode != 0 or move is None or score is None:
+        raise EngineError(f"zebra -l {' '.join(level)}: no move after {moves!r}: {proc.stdout[-300:]!r}")
+    return move.group(1), float(score.group(1))
+
+
 class Zebra:
-    """Zebra as an Agent: one ``zebra -evalone -seq MOVES`` process a move, at
-    fixed levels (``-l MID EXACT WLD``, no book, no randomness)."""
+    """Zebra as an Agent (``zebra_search``, a process a move)."""
 
     def __init__(self, path: Path, levels: tuple[int, int, int]) -> None:
         self.path = path
@@ -98,21 +113,10 @@ class Zebra:
             action = legal[0]
         else:
             moves = "".join(action_name(a).lower() for a in self._tracker.moves if a != PASS)
-            level = [str(x) for x in self.levels]
-            args = [str(self.path), "-quiet", "-l", *level, *level, "-r", "0", "-b", "0", "-evalone"]
-            proc = subprocess.run(
-                [*args, *(["-seq", moves] if moves else [])],
-                cwd=self.path.parent,
-                capture_output=True,
-                text=True,
-                timeout=3600,
-            )
-            found = re.search(r"^PV:\s*([a-h][1-8])", proc.stdout, re.MULTILINE)
-            if proc.returncode != 0 or found is None:
-                raise EngineError(f"{self.name}: no move after {moves!r}: {proc.stdout[-300:]!r}")
-            action = parse_action(found.group(1))
+            found, _ = zebra_search(self.path, self.levels, moves)
+            action = parse_action(found)
             if action not in legal:
-                raise EngineError(f"{self.name}: illegal move {found.group(1)} after {moves!r}")
+                raise EngineError(f"{self.name}: illegal move {found} after {moves!r}")
         self._tracker.play(state, action)
         return action
 

@@ -1,0 +1,95 @@
+"""benchmarks/move_errors.py: recorded games' moves and players' moves scored by a
+deeper search (our own here; Zebra is a benchmark anchor, never installed in CI),
+the reference's cache, and bad options and files as one line."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, run_benchmark, run_cli
+
+ROW = re.compile(r"^(.+?)\s+(\d+)-(\d+)\s+(\d+)\s+(-?\d+\.\d\d)\s+(\d+)%", re.MULTILINE)
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    """move_errors.py as a user runs it."""
+    return run_benchmark("move_errors.py", *args)
+
+
+def rows(stdout: str) -> dict[str, list[tuple[int, float, int]]]:
+    """The table: each player's (moves, discs a move, best %) by phase."""
+    found: dict[str, list[tuple[int, float, int]]] = {}
+    for name, _, _, moves, discs, best in ROW.findall(stdout):
+        found.setdefault(name.strip(), []).append((int(moves), float(discs), int(best)))
+    return found
+
+
+@pytest.fixture
+def games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A results file of two real games, alphabeta:2 against random, colours swapped."""
+    out = tmp_path / "games.jsonl"
+    status, err = run_cli(["arena", "alphabeta:2", "random", "--games", "2", "--jobs", "1", "--seed", "5",
+                           "--opening-plies", "2", "--out", str(out), "--no-progress"], capsys)  # fmt: skip
+    assert status == 0, err
+    return out
+
+
+def test_the_references_own_search_gives_nothing_away_and_random_does(games: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "ref.jsonl"
+    same = "alphabeta:3,eval=patterns"  # the reference's search: every move it plays is a best one
+    args = (str(games), "--depth", "3", "--empties", "30", "56", "--players", same, "random", "--cache", str(cache))
+    done = run_bench(*args)
+    assert done.returncode == 0, done.stderr
+    positions = int(re.search(r"^(\d+) positions with 30-56 empties", done.stdout, re.MULTILINE)[1])  # type: ignore[index]
+    table = rows(done.stdout)
+    assert set(table) == {"alphabeta:2 (as played)", "random (as played)", same, "random"}
+    assert (
+        sum(moves for name in ("alphabeta:2 (as played)", "random (as played)") for moves, _, _ in table[name])
+        == positions
+    )
+    assert sum(moves for moves, _, _ in table[same]) == positions
+    assert all(discs == 0.0 and best == 100 for _, discs, best in table[same])
+    assert all(discs >= 0.0 for name in table for _, discs, _ in table[name])
+    assert sum(moves * discs for moves, discs, _ in table["random"]) > 0
+    assert len(cache.read_text().splitlines()) == positions  # every position scored once, kept
+
+    again = run_bench(*args)  # from the cache: the same table (but for the players' seconds)
+    assert again.returncode == 0, again.stderr
+    assert rows(again.stdout) == table
+    assert len(cache.read_text().splitlines()) == positions
+
+    cache.write_text(cache.read_text() + "print('no')\n")
+    broken = run_bench(*args)
+    assert broken.returncode == 1
+    assert f"--cache {cache}:{positions + 1}: not a line this benchmark wrote" in broken.stderr
+    assert len(broken.stderr.strip().splitlines()) == 1 and "Traceback" not in broken.stderr
+
+
+def test_games_without_a_position_in_range_are_one_line(games: Path) -> None:
+    done = run_bench(str(games), "--empties", "1", "1")
+    assert done.returncode == 1
+    assert "no position with 1-1 empties" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--empties", "50", "30"], "expected 1 <= MIN <= MAX <= 60"),
+        (["--every", "0"], "--every 0: give 1 or more"),
+        (["--zebra", "/bin/true"], "not a file with coeffs2.bin beside it"),
+        (["--players", "nobody:1"], "--players: "),
+    ],
+)
+def test_a_bad_option_is_one_line(
+    option: list[str], message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "benchmarks"))
+    move_errors = importlib.import_module("move_errors")
+    with pytest.raises(SystemExit) as exit:
+        move_errors.main(["games.jsonl", *option])  # refused before any file is read
+    assert exit.value.code == 2
+    assert message in capsys.readouterr().err
