@@ -20,7 +20,8 @@ from typing import Any
 from agents.arena.tournament import Opening
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import SCORINGS, Solver
-from agents.search.evaluation import DISC, HAND_EVALUATION
+from agents.search.evaluation import DISC
+from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
 from agents.ui.options import positive_float
 from reversi_env.notation import PASS, action_name
@@ -150,7 +151,8 @@ def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, 
     else:
         p, o = state.kernel_boards()
         table = new_table(ANALYZE_TABLE_ENTRIES)
-        root, _ = iterative_deepening(p, o, actions, table, HAND_EVALUATION, time_limit=seconds, exact_all=True)
+        evaluation = pattern_evaluation()  # alphabeta:time=S's, not the graded levels' hand-written one
+        root, _ = iterative_deepening(p, o, actions, table, evaluation, time_limit=seconds, exact_all=True)
         exact = root.depth >= state.num_empty()
         rows = [
             {

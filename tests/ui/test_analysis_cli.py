@@ -11,7 +11,12 @@ import sys
 import pytest
 from conftest import TEST_DATA, random_game
 
+from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import solve_position
+from agents.search.evaluation import DISC
+from agents.search.patterns import pattern_evaluation
+from agents.search.tt import new_table
+from agents.ui.analysis_cli import ANALYZE_TABLE_ENTRIES
 from agents.ui.cli import main
 from reversi_env import GameState, parse_square, square_name
 
@@ -72,6 +77,20 @@ def test_analyze_a_transcript(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(r["depth"] >= 2 and not r["exact"] for r in out["moves"])
     assert main(["analyze", "--moves", "f5", "--time", "0.2"]) == 0
     assert "depth" in capsys.readouterr().out
+
+
+def test_analyze_scores_the_midgame_with_the_engines_learned_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = "f5d6c3d3c4f4f6f3e6e7"
+    assert main(["analyze", "--moves", moves, "--time", "0.3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    state = GameState.from_string(out["position"])
+    depth = out["moves"][0]["depth"]
+    p, o = state.kernel_boards()
+    table = new_table(ANALYZE_TABLE_ENTRIES)  # the same depth again, on its own, with alphabeta:time=S's evaluation
+    root, _ = iterative_deepening(
+        p, o, state.legal_actions(), table, pattern_evaluation(), max_depth=depth, exact_all=True
+    )
+    assert {r["move"]: r["score"] for r in out["moves"]} == {square_name(a): v / DISC for a, v in root.scores.items()}
 
 
 @pytest.mark.parametrize(
