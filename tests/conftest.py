@@ -141,3 +141,12 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     except SystemExit as e:
         status = int(e.code or 0)
     return status, capsys.readouterr().err
+
+
+def two_recorded_games(out: Path, first: str, second: str, seed: int, capsys: pytest.CaptureFixture[str]) -> Path:
+    """``out``: a results file of two real games of ``reversi arena`` (a 2-ply
+    opening, colours swapped), for the benchmarks that read recorded games."""
+    status, err = run_cli(["arena", first, second, "--games", "2", "--jobs", "1", "--seed", str(seed),
+                           "--opening-plies", "2", "--out", str(out), "--no-progress"], capsys)  # fmt: skip
+    assert status == 0, err
+    return out

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_benchmark, run_cli
+from conftest import run_benchmark, two_recorded_games
 
 from agents.arena.tournament import read_results
 from agents.play.match import GameResult
@@ -47,11 +47,7 @@ def test_players_are_compared_by_their_specs() -> None:
 @pytest.fixture
 def recorded_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A results file of two real games, alphabeta:7 (exact from 13 empties) against random, colours swapped."""
-    games = tmp_path / "games.jsonl"
-    status, err = run_cli(["arena", "alphabeta:7", "random", "--games", "2", "--jobs", "1", "--seed", "3",
-                           "--opening-plies", "2", "--out", str(games), "--no-progress"], capsys)  # fmt: skip
-    assert status == 0, err
-    return games
+    return two_recorded_games(tmp_path / "games.jsonl", "alphabeta:7", "random", 3, capsys)
 
 
 def test_players_are_checked_on_the_positions_of_recorded_games(recorded_games: Path) -> None:
@@ -74,10 +70,7 @@ def test_players_are_checked_on_the_positions_of_recorded_games(recorded_games: 
 
 
 def test_the_errors_of_a_recorded_game_add_up_to_its_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    games = tmp_path / "games.jsonl"
-    status, err = run_cli(["arena", "greedy", "random", "--games", "2", "--jobs", "1", "--seed", "3",
-                           "--opening-plies", "2", "--out", str(games), "--no-progress"], capsys)  # fmt: skip
-    assert status == 0, err
+    games = two_recorded_games(tmp_path / "games.jsonl", "greedy", "random", 3, capsys)
     solver = Solver()
     for number, line in enumerate(line for line in games.read_text().splitlines() if '"type":"game"' in line):
         one = tmp_path / f"game{number}.jsonl"

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, run_benchmark, run_cli
+from conftest import REPO_ROOT, run_benchmark, two_recorded_games
 
 ROW = re.compile(r"^(.+?)\s+(\d+)-(\d+)\s+(\d+)\s+(-?\d+\.\d\d)\s+(\d+)%", re.MULTILINE)
 
@@ -31,11 +31,7 @@ def rows(stdout: str) -> dict[str, list[tuple[int, float, int]]]:
 @pytest.fixture
 def games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A results file of two real games, alphabeta:2 against random, colours swapped."""
-    out = tmp_path / "games.jsonl"
-    status, err = run_cli(["arena", "alphabeta:2", "random", "--games", "2", "--jobs", "1", "--seed", "5",
-                           "--opening-plies", "2", "--out", str(out), "--no-progress"], capsys)  # fmt: skip
-    assert status == 0, err
-    return out
+    return two_recorded_games(tmp_path / "games.jsonl", "alphabeta:2", "random", 5, capsys)
 
 
 def test_the_references_own_search_gives_nothing_away_and_random_does(games: Path, tmp_path: Path) -> None:
