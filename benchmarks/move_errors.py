@@ -229,10 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     for (name, state, move, _), found in zip(positions, scores, strict=True):
         add(f"{name} (as played)", state.num_empty(), max(found.values()) - found[move], 0.0)
     for spec in args.players:
-        for (_, state, _, _), found, (move, seconds) in zip(
-            positions, scores, player_moves(spec, positions), strict=True
-        ):
-            add(spec, state.num_empty(), max(found.values()) - found[move], seconds)
+        moves = player_moves(spec, positions)
+        try:
+            for (_, state, _, _), found, (move, seconds) in zip(positions, scores, moves, strict=True):
+                add(spec, state.num_empty(), max(found.values()) - found[move], seconds)
+        except (SpecError, EngineError) as error:  # a player that cannot play a position on its own
+            print(f"move_errors: --players: {str(error).splitlines()[0]}", file=sys.stderr)
+            return 1
     table(rows, low, high)
     return 0
 

@@ -71,6 +71,14 @@ def test_games_without_a_position_in_range_are_one_line(games: Path) -> None:
     assert "no position with 1-1 empties" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_player_that_cannot_join_a_position_is_one_line(games: Path) -> None:
+    # A GTP engine needs the game's moves, which a position on its own does not have (the real gtp-rhino).
+    done = run_bench(str(games), "--depth", "1", "--players", "gtp:/usr/games/gtp-rhino -l 1 -b 0 -r 0")
+    assert done.returncode == 1
+    assert "--players: " in done.stderr and "cannot join the game" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [
