@@ -141,6 +141,9 @@ def reference_scores(
                     known[row["position"]] = {int(a): float(v) for a, v in row["scores"].items()}
             except (ValueError, KeyError, TypeError, AttributeError):
                 raise ValueError(f"--cache {cache}:{number}: not a line this benchmark wrote") from None
+    for _, state, _, _ in positions:
+        if state.compact() in known and set(known[state.compact()]) != set(state.legal_actions()):
+            raise ValueError(f"--cache {cache}: the scores of {state.compact()!r} are not those of its moves")
     todo = [(state, played) for _, state, _, played in positions if state.compact() not in known]
     todo = list({state.compact(): (state, played) for state, played in todo}.values())
     with ThreadPoolExecutor(jobs) as pool, tqdm(total=len(todo), desc=f"scoring by {name}", file=sys.stderr) as bar:

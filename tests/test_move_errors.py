@@ -5,6 +5,7 @@ the reference's cache, and bad options and files as one line."""
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -58,10 +59,18 @@ def test_the_references_own_search_gives_nothing_away_and_random_does(games: Pat
     assert rows(again.stdout) == table
     assert len(cache.read_text().splitlines()) == positions
 
+    first = json.loads(cache.read_text().splitlines()[0])
+    first["scores"].popitem()  # a move left out
+    cache.write_text(cache.read_text() + json.dumps(first) + "\n")  # the last line of a position counts
+    wrong = run_bench(*args)
+    assert wrong.returncode == 1
+    assert f"the scores of {first['position']!r} are not those of its moves" in wrong.stderr
+    assert len(wrong.stderr.strip().splitlines()) == 1 and "Traceback" not in wrong.stderr
+
     cache.write_text(cache.read_text() + "print('no')\n")
     broken = run_bench(*args)
     assert broken.returncode == 1
-    assert f"--cache {cache}:{positions + 1}: not a line this benchmark wrote" in broken.stderr
+    assert f"--cache {cache}:{positions + 2}: not a line this benchmark wrote" in broken.stderr
     assert len(broken.stderr.strip().splitlines()) == 1 and "Traceback" not in broken.stderr
 
 
