@@ -60,7 +60,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena.tournament import close_agent, read_results
+from agents.arena.tournament import Opening, close_agent, read_results
 from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
@@ -115,18 +115,26 @@ def engine_positions(games: int, empties: int, empties_max: int, seed: int) -> l
     return found
 
 
-def recorded_moves(paths: list[Path]) -> Iterator[tuple[str, GameState, str]]:
+def recorded_moves(paths: list[Path]) -> Iterator[tuple[str, GameState, str, str | None]]:
     """Every move of the games in results files (``reversi arena``'s and
     ``bench_engine.py``'s ``--out``), in the files' order: the mover's name (the
-    record's player), the position and the move (ValueError if one does not replay)."""
+    record's player), the position, the move and the game's moves before it
+    from the standard start, as Zebra's ``-seq`` takes them (the record's opening
+    first, passes left out; None for a game from a position its opening does not
+    reach). ValueError if one does not replay."""
     for path in paths:
         for game in read_results(path).games:
             try:
                 result = GameResult.from_dict(game.get("result", {}))
                 state = result.start_state()
+                opening = Opening.parse(str(game.get("opening", "start")))
+                line = "".join(m.lower() for m in opening.moves if m != "PASS")
+                played: str | None = line if opening.state() == state else None
                 for move in result.moves:
-                    yield game["black" if state.player == BLACK else "white"], state, move
+                    yield game["black" if state.player == BLACK else "white"], state, move, played
                     state = state.apply(move)
+                    if played is not None and move != "PASS":
+                        played += move.lower()
             except ValueError as error:  # a malformed record, or a move the rules forbid (its board follows)
                 raise ValueError(f"{path}: game {game['game_id']!r}: {str(error).splitlines()[0]}") from None
 
@@ -136,7 +144,7 @@ def recorded_positions(paths: list[Path], empties: int, empties_max: int) -> lis
     ``empties_max`` empty squares and a choice of moves, each once: positions
     strong players reached, where ``engine_positions`` has our engine's own."""
     found: dict[GameState, None] = {}
-    for _, state, _ in recorded_moves(paths):
+    for _, state, _, _ in recorded_moves(paths):
         if empties <= state.num_empty() <= empties_max and len(state.legal_actions()) > 1:
             found.setdefault(state)
     return list(found)
@@ -150,7 +158,7 @@ def game_errors(paths: list[Path], empties: int, empties_max: int) -> None:
     given away (a win or a draw the move lost)."""
     solver = Solver()
     table: dict[tuple[str, int], list[int]] = {}
-    for name, state, move in recorded_moves(paths):
+    for name, state, move, _ in recorded_moves(paths):
         if not empties <= state.num_empty() <= empties_max or len(state.legal_actions()) < 2:
             continue
         discs, outcome = _given_away(_exact(solver, state), _exact(solver, state.apply(move)))

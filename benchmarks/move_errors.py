@@ -39,20 +39,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench_engine import zebra_search
+from bench_solver import recorded_moves
 from tqdm import tqdm
 
-from agents.arena.tournament import close_agent, read_results
+from agents.arena.tournament import close_agent
 from agents.play.gtp_connection import EngineError
-from agents.play.match import GameResult
-from agents.play.records import RecordError, parse_transcript
 from agents.play.specs import SpecError, make_agent
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
-from reversi_env import BLACK, PASS, GameState
-from reversi_env.notation import action_name
+from reversi_env import BLACK, GameState
+from reversi_env.notation import action_name, parse_action
 from reversi_env.observation import observe
 
 BAND = 10
@@ -61,39 +60,32 @@ BAND = 10
 Scores = dict[int, float]
 """Every legal move's score (discs, for the mover) by its action."""
 
+Position = tuple[str, GameState, int, "str | None"]
+"""A position to score: the mover's name, the position, the move played and
+the game's moves before it from the standard start (``recorded_moves``)."""
 
-def recorded_positions(
-    paths: list[Path], empties: tuple[int, int], every: int, mover: str = ""
-) -> list[tuple[str, GameState, int, str]]:
-    """Every ``every``-th position of the games with a choice of moves and
-    empties in range (where a player whose name holds ``mover`` moved): the
-    mover's name, the position, its move and the game's moves before it from
-    the start (Zebra's ``-seq``, passes left out). ValueError names a record
-    that does not replay."""
-    found = []
-    for path in paths:
-        for game in read_results(path).games:
-            try:
-                moves = GameResult.from_dict(game.get("result", {})).moves
-                line = parse_transcript(str(game.get("transcript", "")))
-            except (ValueError, RecordError) as error:
-                raise ValueError(f"{path}: game {game.get('game_id')!r}: {str(error).splitlines()[0]}") from None
-            state, played = GameState.initial(), ""
-            for number, action in enumerate(line):
-                if number >= len(line) - len(moves) and len(state.legal_actions()) > 1:
-                    name = str(game["black" if state.player == BLACK else "white"])
-                    if empties[0] <= state.num_empty() <= empties[1] and mover in name:
-                        found.append((name, state, action, played))
-                played += "" if action == PASS else action_name(action).lower()
-                state = state.apply(action)
+Reference = tuple[str, Callable[[GameState, "str | None"], Scores]]
+"""A reference search: its name, and every legal move's score of a position
+(given the moves before it)."""
+
+
+def positions_to_score(paths: list[Path], empties: tuple[int, int], every: int, mover: str = "") -> list[Position]:
+    """Every ``every``-th position of the games (``recorded_moves``) with a
+    choice of moves and empties in range, where a player whose name holds
+    ``mover`` moved."""
+    found = [
+        (name, state, parse_action(move), played)
+        for name, state, move, played in recorded_moves(paths)
+        if empties[0] <= state.num_empty() <= empties[1] and mover in name and len(state.legal_actions()) > 1
+    ]
     return found[::every]
 
 
-def our_reference(depth: int) -> tuple[str, Callable[[GameState, str], Scores]]:
+def our_reference(depth: int) -> Reference:
     """Our search to ``depth`` with the learned evaluation, every move's value (exact near the end)."""
     evaluation = pattern_evaluation()
 
-    def scores(state: GameState, _: str) -> Scores:
+    def scores(state: GameState, _: str | None) -> Scores:
         if state.num_empty() <= depth:
             return {a: float(v) for a, v in Solver().score_all(state).items()}
         p, o = state.kernel_boards()
@@ -105,11 +97,12 @@ def our_reference(depth: int) -> tuple[str, Callable[[GameState, str], Scores]]:
     return f"alphabeta depth {depth}", scores
 
 
-def zebra_reference(path: Path, levels: tuple[int, int, int]) -> tuple[str, Callable[[GameState, str], Scores]]:
+def zebra_reference(path: Path, levels: tuple[int, int, int]) -> Reference:
     """Zebra at ``levels`` on the position after each move (its score negated
     unless the opponent must pass; a move that ends the game scores its result)."""
 
-    def scores(state: GameState, played: str) -> Scores:
+    def scores(state: GameState, played: str | None) -> Scores:
+        assert played is not None  # main refuses games from a set position first
         out = {}
         for action in state.legal_actions():
             child = state.apply(action)
@@ -124,8 +117,8 @@ def zebra_reference(path: Path, levels: tuple[int, int, int]) -> tuple[str, Call
 
 
 def reference_scores(
-    positions: list[tuple[str, GameState, int, str]],
-    reference: tuple[str, Callable[[GameState, str], Scores]],
+    positions: list[Position],
+    reference: Reference,
     cache: Path | None,
     jobs: int,
 ) -> list[Scores]:
@@ -144,8 +137,7 @@ def reference_scores(
     for _, state, _, _ in positions:
         if state.compact() in known and set(known[state.compact()]) != set(state.legal_actions()):
             raise ValueError(f"--cache {cache}: the scores of {state.compact()!r} are not those of its moves")
-    todo = [(state, played) for _, state, _, played in positions if state.compact() not in known]
-    todo = list({state.compact(): (state, played) for state, played in todo}.values())
+    todo = list({s.compact(): (s, played) for _, s, _, played in positions if s.compact() not in known}.values())
     with ThreadPoolExecutor(jobs) as pool, tqdm(total=len(todo), desc=f"scoring by {name}", file=sys.stderr) as bar:
         for (state, _), found in zip(todo, pool.map(lambda job: score(*job), todo), strict=True):
             known[state.compact()] = found
@@ -157,7 +149,7 @@ def reference_scores(
     return [known[state.compact()] for _, state, _, _ in positions]
 
 
-def player_moves(spec: str, positions: list[tuple[str, GameState, int, str]]) -> Iterator[tuple[int, float]]:
+def player_moves(spec: str, positions: list[Position]) -> Iterator[tuple[int, float]]:
     """``spec``'s move in every position, built afresh each time (seed 0), and its seconds."""
     for _, state, _, _ in tqdm(positions, desc=spec, file=sys.stderr):
         agent = make_agent(spec, state.player, seed=0)
@@ -203,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     for option, value in (("--every", args.every), ("--depth", args.depth), ("--jobs", args.jobs)):
         if value < 1:
             parser.error(f"{option} {value}: give 1 or more")
-    for spec in args.players:
+    for spec in args.players:  # built once now, so a bad one fails before the reference's searches
         try:
             close_agent(make_agent(spec, BLACK, seed=0))
         except (SpecError, ValueError) as e:
@@ -215,9 +207,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         reference = our_reference(args.depth)
     try:
-        positions = recorded_positions(args.games, (low, high), args.every, args.mover)
+        positions = positions_to_score(args.games, (low, high), args.every, args.mover)
         if not positions:
             raise ValueError(f"no position with {low}-{high} empties and a choice of moves in the games")
+        unplayed = next((state for _, state, _, played in positions if played is None), None)
+        if args.zebra is not None and unplayed is not None:
+            raise ValueError(f"a game from a set position ({unplayed.compact()}): Zebra needs its moves from the start")
         scores = reference_scores(positions, reference, args.cache, args.jobs)
     except (OSError, ValueError, EngineError) as e:
         print(f"move_errors: {str(e).splitlines()[0]}", file=sys.stderr)

@@ -80,6 +80,23 @@ def test_games_without_a_position_in_range_are_one_line(games: Path) -> None:
     assert "no position with 1-1 empties" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_zebra_refuses_a_game_its_opening_does_not_reach_in_one_line(games: Path, tmp_path: Path) -> None:
+    # Zebra takes a game's moves from the standard start; a record whose opening does not lead to its
+    # start position has none. The refusal comes before Zebra would run, so an empty file stands in for it.
+    lines = games.read_text().splitlines()
+    game = json.loads(next(line for line in lines if '"type":"game"' in line))
+    game["opening"] = "start"
+    games.write_text(json.dumps(game) + "\n")
+    zebra = tmp_path / "zebra" / "zebra"
+    zebra.parent.mkdir()
+    zebra.touch()
+    (zebra.parent / "coeffs2.bin").touch()
+    done = run_bench(str(games), "--zebra", str(zebra))
+    assert done.returncode == 1
+    assert "a game from a set position" in done.stderr and "Zebra needs its moves from the start" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
 def test_a_player_that_cannot_join_a_position_is_one_line(games: Path) -> None:
     # A GTP engine needs the game's moves, which a position on its own does not have (the real gtp-rhino).
     done = run_bench(str(games), "--depth", "1", "--players", "gtp:/usr/games/gtp-rhino -l 1 -b 0 -r 0")
