@@ -56,11 +56,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from agents.arena.tournament import Opening, close_agent, read_results
+from agents.base import Agent
 from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
@@ -256,17 +258,25 @@ def timed_moves(positions: list[GameState], seconds: float, jumps: list[int], wl
     )
 
 
+@contextmanager
+def fresh_agent(spec: str, player: int) -> Iterator[Agent]:
+    """A player given by its spec (``reversi play``'s), built afresh for one
+    position (seed 0), so no search is kept from one to the next, and closed after it."""
+    agent = make_agent(spec, player, seed=0)
+    try:
+        yield agent
+    finally:
+        close_agent(agent)  # an external engine ends its process
+
+
 def player_moves(positions: list[GameState], specs: list[str]) -> None:
-    """``move_quality`` of players given by their specs (``reversi play``'s), each
-    built afresh for every position (seed 0), so no search is kept from one to the next."""
+    """``move_quality`` of players given by their specs, each built afresh for
+    every position (``fresh_agent``)."""
 
     def player(spec: str) -> Callable[[GameState], int]:
         def choose(state: GameState) -> int:
-            agent = make_agent(spec, state.player, seed=0)
-            try:
+            with fresh_agent(spec, state.player) as agent:
                 return agent.act(observe(state, state.player))
-            finally:
-                close_agent(agent)  # an external engine ends its process
 
         return choose
 

@@ -39,12 +39,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench_engine import zebra_search
-from bench_solver import recorded_moves
+from bench_solver import fresh_agent, recorded_moves
 from tqdm import tqdm
 
-from agents.arena.tournament import close_agent
 from agents.play.gtp_connection import EngineError
-from agents.play.specs import SpecError, make_agent
+from agents.play.specs import SpecError
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
@@ -150,15 +149,12 @@ def reference_scores(
 
 
 def player_moves(spec: str, positions: list[Position]) -> Iterator[tuple[int, float]]:
-    """``spec``'s move in every position, built afresh each time (seed 0), and its seconds."""
+    """``spec``'s move in every position, built afresh each time (``fresh_agent``), and its seconds."""
     for _, state, _, _ in tqdm(positions, desc=spec, file=sys.stderr):
-        agent = make_agent(spec, state.player, seed=0)
-        try:
+        with fresh_agent(spec, state.player) as agent:
             start = time.perf_counter()
             move = agent.act(observe(state, state.player))
             yield move, time.perf_counter() - start
-        finally:
-            close_agent(agent)
 
 
 def table(rows: dict[str, dict[int, list[float]]], low: int, high: int) -> None:
@@ -197,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option} {value}: give 1 or more")
     for spec in args.players:  # built once now, so a bad one fails before the reference's searches
         try:
-            close_agent(make_agent(spec, BLACK, seed=0))
+            with fresh_agent(spec, BLACK):
+                pass
         except (SpecError, ValueError) as e:
             parser.error(f"--players: {str(e).splitlines()[0]}")
     if args.zebra is not None:
