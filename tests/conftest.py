@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -150,3 +151,12 @@ def two_recorded_games(out: Path, first: str, second: str, seed: int, capsys: py
                            "--opening-plies", "2", "--out", str(out), "--no-progress"], capsys)  # fmt: skip
     assert status == 0, err
     return out
+
+
+def search_cpu_clock(threads: int = 1) -> Callable[[], float]:
+    """The clock a test bounds a search's spending by: the CPU seconds of this
+    thread (a one-thread search runs in its caller's), or with more threads the
+    process's. A search that ignores its time limit spends them; a host that
+    stalls the process adds to the wall clock but not to them (docs/engine.md,
+    the time manager)."""
+    return time.thread_time if threads == 1 else time.process_time
