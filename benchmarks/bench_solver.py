@@ -60,6 +60,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from agents.arena.tournament import Opening, close_agent, read_results
 from agents.base import Agent
@@ -160,9 +161,12 @@ def game_errors(paths: list[Path], empties: int, empties_max: int) -> None:
     given away (a win or a draw the move lost)."""
     solver = Solver()
     table: dict[tuple[str, int], list[int]] = {}
-    for name, state, move, _ in recorded_moves(paths):
-        if not empties <= state.num_empty() <= empties_max or len(state.legal_actions()) < 2:
-            continue
+    scored = [
+        (name, state, move)
+        for name, state, move, _ in recorded_moves(paths)
+        if empties <= state.num_empty() <= empties_max and len(state.legal_actions()) >= 2
+    ]
+    for name, state, move in tqdm(scored, desc="moves solved", file=sys.stderr):
         discs, outcome = _given_away(_exact(solver, state), _exact(solver, state.apply(move)))
         row = table.setdefault((name, (state.num_empty() - 1) // 4), [0, 0, 0])
         row[0] += 1
@@ -193,7 +197,7 @@ def solve_games(positions: list[GameState], one_best_only: bool, cap: float) -> 
     modes = [False] if one_best_only else [False, True]
     for all_best in modes:
         seconds, nodes = 0.0, 0
-        for state in positions:
+        for state in tqdm(positions, desc="every best move" if all_best else "one best move", file=sys.stderr):
             start = time.process_time()
             solution = Solver().solve(state, scoring="wof", time_limit=cap, all_best=all_best)
             seconds += time.process_time() - start
@@ -217,7 +221,7 @@ def move_quality(positions: list[GameState], choosers: dict[str, Callable[[GameS
     missed = dict.fromkeys(choosers, 0)
     outcome = dict.fromkeys(choosers, 0)
     lost = dict.fromkeys(choosers, 0)
-    for state in positions:
+    for state in tqdm(positions, desc="positions", file=sys.stderr):
         solution = solver.solve(state)
         assert solution is not None
         for name, choose in choosers.items():
