@@ -243,16 +243,19 @@ def solve_position(
     return Solver(1 << 16 if small else TABLE_ENTRIES).solve(state, scoring=scoring, node_limit=node_limit)
 
 
-def solve_root(p: np.uint64, o: np.uint64, node_limit: np.int64, scores: np.ndarray, exact: np.ndarray) -> int:
+def solve_root(
+    p: np.uint64, o: np.uint64, scores: np.ndarray, exact: np.ndarray, *, time_limit: float | None = None
+) -> int:
     """Score every legal move at the root (disc differences, count scoring):
     ``scores[a]`` is exact where ``exact[a]`` is set (the best move and every
     move tied with it), else an upper bound below the best. Returns the nodes
-    visited, or -1 if the budget ran out first. Unchecked: the mover must have
-    a placement. (The searches run without the GIL.)"""
+    visited, or -1 if ``time_limit`` seconds (None: no limit) ran out first.
+    Unchecked: the mover must have a placement. (The searches run without the GIL.)"""
     table = new_table(1 << 16)
-    stats = new_stats(1, node_limit=int(node_limit))
+    stats = new_stats(1)
     actions = [a for a in range(64) if (int(legal_moves(p, o)) >> a) & 1]
-    root = search_root(p, o, EXACT_DEPTH, actions, table, stats, HAND_EVALUATION)
+    with StopClock(stats, STOP, time_limit) if time_limit is not None else nullcontext():
+        root = search_root(p, o, EXACT_DEPTH, actions, table, stats, HAND_EVALUATION)
     scores[:] = -SCORE_MAX - 1
     exact[:] = False
     if not root.completed:

@@ -202,10 +202,6 @@ search under a simulation budget ran about 5 % slower than in one call, with
 0.1 s batches about 1 % (docs/mcts.md)."""
 _CLOCK_SECONDS = 0.02
 """A timed search looks at the clock at least this often."""
-_SOLVER_NODES_PER_SECOND = 3_000_000
-"""A conservative speed of the endgame solver (it does about 8 M/s on a busy
-core here), to give a timed solve its node budget: half the time left, so even a
-solver three times slower than measured stays inside the limit."""
 _TIME_MARGIN = 0.02
 """A timed search aims this fraction of the limit short of it (Python overhead)."""
 _REUSE_DEPTH = 4
@@ -367,13 +363,11 @@ def _solve_exact(
     """The root solved exactly (ties broken with ``rng``), or None if the clock allows no full solve."""
     if actions == (PASS,):
         return None
-    limit = 2**62
-    if deadline is not None:
-        # At most half the time left, so a solve too big to finish leaves MCTS the rest.
-        limit = max(1, int(0.5 * (deadline - time.perf_counter()) * _SOLVER_NODES_PER_SECOND))
+    # At most half the time left, so a solve too big to finish leaves MCTS the rest.
+    seconds = None if deadline is None else max(0.5 * (deadline - time.perf_counter()), 1e-3)
     scores = np.empty(64, dtype=np.int64)
     exact = np.zeros(64, dtype=np.bool_)
-    nodes = int(solve_root(p, o, np.int64(limit), scores, exact))
+    nodes = int(solve_root(p, o, scores, exact, time_limit=seconds))
     if nodes < 0:
         return None
     best = [a for a in actions if exact[a]]

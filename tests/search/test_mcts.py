@@ -98,6 +98,18 @@ def test_exact_endgame_maximises_the_disc_difference(empties: int) -> None:
         assert result.proven == outcome(best)
 
 
+def test_a_timed_move_solves_a_hard_16_empty_endgame_exactly() -> None:
+    # A position of session 33's games against Zebra (mcts:time=1 to move): the root solve takes 2.0 M
+    # nodes, more than the 1.47 M a 1 s move allowed while its budget was nodes at an assumed 3 M a
+    # second (the solver does tens of millions), so MCTS searched instead and gave 10 discs away.
+    state = GameState.from_string("...XXXX..OXXXXX.OXOXXXOOXXXOXXOOXXOXXOOO.XOOOOO..XOO.XO..XO..X.. X")
+    result = MCTSAgent(time_limit=1.0, seed=0).search(state)
+    solution = Solver().solve(state)
+    assert solution is not None and state.num_empty() == 16
+    assert result.simulations == 0 and result.action in solution.best_actions
+    assert result.disc_difference == solution.score
+
+
 def test_endgame_proof_given_the_time_ends_with_the_solver_result() -> None:
     # A won, a drawn and a lost position: the proof finishes (the exact score, or a draw) and plays a best move.
     for score, (state, solution) in _positions_by_outcome(12).items():
