@@ -110,6 +110,17 @@ def test_a_timed_move_solves_a_hard_16_empty_endgame_exactly() -> None:
     assert result.disc_difference == solution.score
 
 
+def test_an_exact_solve_too_big_for_the_move_leaves_the_search_its_time() -> None:
+    # 24 empties of a random game: the root solve runs past 30 s here; in a 0.2 s move it stops by the
+    # clock at half the time and MCTS searches the rest (an unlimited solve would blow the bound).
+    state = next(s for s in endgame_positions(24, 3) if len(s.legal_actions()) > 1)
+    clock = search_cpu_clock()
+    start = clock()
+    result = MCTSAgent(time_limit=0.2, seed=0, endgame_exact=24, endgame_proof=0).search(state)
+    assert clock() - start < 1.0
+    assert result.simulations > 0 and result.disc_difference is None
+
+
 def test_endgame_proof_given_the_time_ends_with_the_solver_result() -> None:
     # A won, a drawn and a lost position: the proof finishes (the exact score, or a draw) and plays a best move.
     for score, (state, solution) in _positions_by_outcome(12).items():
