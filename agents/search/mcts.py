@@ -357,6 +357,12 @@ def _settled(
     )  # fmt: skip
 
 
+def _share_of_time_left(share: float, deadline: float) -> float:
+    """``share`` of the seconds left before ``deadline`` (``perf_counter``), at
+    least a millisecond: the time an endgame search at the root may take."""
+    return max(share * (deadline - time.perf_counter()), 1e-3)
+
+
 def _solve_exact(
     p: np.uint64, o: np.uint64, actions: tuple[int, ...], start: float, deadline: float | None, rng: np.ndarray
 ) -> SearchResult | None:
@@ -364,7 +370,7 @@ def _solve_exact(
     if actions == (PASS,):
         return None
     # At most half the time left, so a solve too big to finish leaves MCTS the rest.
-    seconds = None if deadline is None else max(0.5 * (deadline - time.perf_counter()), 1e-3)
+    seconds = None if deadline is None else _share_of_time_left(0.5, deadline)
     scores = np.empty(64, dtype=np.int64)
     exact = np.zeros(64, dtype=np.bool_)
     nodes = int(solve_root(p, o, scores, exact, time_limit=seconds))
@@ -388,7 +394,7 @@ def _prove_outcome(
     endgame (``alphabeta.prove_outcome``) in ``PROOF_SHARE`` of the time left: a best
     move (ties broken with ``rng``) when it proved a win, or the root a draw, or
     finished the exact score; None otherwise."""
-    seconds = max(PROOF_SHARE * (deadline - time.perf_counter()), 1e-3)
+    seconds = _share_of_time_left(PROOF_SHARE, deadline)
     root, nodes = prove_outcome(p, o, list(actions), table, pattern_evaluation(), seconds, threads=threads)
     if root is None:
         return None
