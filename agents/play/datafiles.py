@@ -5,7 +5,8 @@ to disk, and then takes the file's name in one ``os.replace`` (atomic on POSIX
 and Windows alike), so a reader sees the old file or the new one, never half
 of one, whatever happens mid-write (a crash, Ctrl-C, a full disk).
 
-Reading: JSON from a file is data and nothing more: ``NaN`` / ``Infinity`` and
+Reading: an ``.npz`` file gives plain arrays only (``read_npz``: no pickles),
+and JSON from a file is data and nothing more: ``NaN`` / ``Infinity`` and
 numbers that overflow to infinity (``1e400``) are refused, and so is nesting
 too deep to parse, each with a ValueError instead of a RecursionError or an
 infinite time limit leaking into a tournament.
@@ -14,12 +15,17 @@ infinite time limit leaking into a tournament.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
 import tempfile
+import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 
 def _umask() -> int:
@@ -30,12 +36,17 @@ def _umask() -> int:
 
 def write_text_atomic(path: str | Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (UTF-8); OSError if it cannot be written."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically; OSError if it cannot be written."""
     target = Path(path).expanduser()
     fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         os.chmod(temp, 0o666 & ~_umask())  # the mode a plain open() would give, not mkstemp's 0600
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, target)
@@ -43,6 +54,50 @@ def write_text_atomic(path: str | Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def check_writable(path: str | Path) -> None:
+    """OSError naming ``path`` unless ``write_bytes_atomic`` could write it: not a
+    directory or a device, in a directory that takes a new file. Cheap, so a long
+    run checks its output before its work, not after."""
+    target = Path(path).expanduser()
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    if target.exists() and not target.is_file():
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as e:
+        raise OSError(e.errno, f"cannot create a file in {str(target.parent)!r} ({e.strerror})", str(path)) from None
+    os.close(fd)
+    os.unlink(temp)
+
+
+def read_npz(path: str | Path, names: tuple[str, ...], what: str) -> dict[str, np.ndarray]:
+    """The arrays ``names`` of the ``.npz`` file ``path``, plain data only (no pickles).
+    FileNotFoundError if there is no file; anything else wrong is one ValueError
+    saying ``path`` is not ``what`` and why (never numpy's advice to load it unsafely)."""
+    try:
+        archive = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not an .npz archive"
+        raise ValueError(f"{str(path)!r} is not {what}: {reason}") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise ValueError(f"{str(path)!r} is not {what}: one .npy array, not an .npz archive")
+    arrays = {}
+    with archive:
+        for name in names:
+            try:
+                arrays[name] = archive[name]
+            except KeyError:
+                raise ValueError(f"{str(path)!r} is not {what}: it has no {name!r} array") from None
+            except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error):
+                raise ValueError(
+                    f"{str(path)!r} is not {what}: its {name!r} array is not plain data (truncated, corrupt or objects)"
+                ) from None
+    return arrays
 
 
 def _finite(text: str) -> float:

@@ -30,6 +30,7 @@ reads the ones trained by ``reversi train-eval`` that ship in the package.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from typing import Any
 import numpy as np
 from numba import float32, float64, njit, uint64
 
+from agents.play.datafiles import read_npz, write_bytes_atomic
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
@@ -427,26 +429,33 @@ class PatternWeights:
 
 def save_weights(path: str | Path, weights: np.ndarray, metadata: dict[str, Any]) -> None:
     """Write ``weights`` (stored as float16, a disc difference needs no more)
-    and ``metadata`` (JSON) to an ``.npz`` file."""
+    and ``metadata`` (JSON) to an ``.npz`` file, atomically; ValueError, and no
+    file, for weights ``read_weights`` would refuse (not finite as float16)."""
     if weights.shape != (N_PHASES, N_WEIGHTS):
         raise ValueError(f"weights must have shape {(N_PHASES, N_WEIGHTS)}, got {weights.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        stored = weights.astype(np.float16)
+    if not np.all(np.isfinite(stored)):
+        raise ValueError(f"weights not finite or beyond float16's range, not written to {str(path)!r}")
     layout = {"patterns": {k: list(v) for k, v in BASE_PATTERNS.items()}, "phase_empties": PHASE_EMPTIES}
     meta = json.dumps({**metadata, "layout": layout})
-    with open(path, "wb") as f:
-        np.savez_compressed(f, weights=weights.astype(np.float16), metadata=np.array(meta))
+    archive = io.BytesIO()
+    np.savez_compressed(archive, weights=stored, metadata=np.array(meta))
+    write_bytes_atomic(path, archive.getvalue())
 
 
 def read_weights(path: str | Path) -> PatternWeights:
     """Read a weights file written by ``save_weights``; anything else raises
     one ``CorruptWeightsError`` saying what is wrong (the file is only data)."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            weights = np.ascontiguousarray(data["weights"], dtype=np.float32)
-            metadata = json.loads(str(data["metadata"]))
-    except FileNotFoundError:
-        raise
-    except Exception as e:
-        raise CorruptWeightsError(f"{str(path)!r} is not a pattern-weights file: {type(e).__name__}: {e}") from None
+        arrays = read_npz(path, ("weights", "metadata"), "a pattern-weights file")
+    except ValueError as e:
+        raise CorruptWeightsError(str(e)) from None
+    try:
+        weights = np.ascontiguousarray(arrays["weights"], dtype=np.float32)
+        metadata = json.loads(str(arrays["metadata"]))
+    except (ValueError, TypeError) as e:
+        raise CorruptWeightsError(f"{str(path)!r} is not a pattern-weights file: {e}") from None
     if weights.shape != (N_PHASES, N_WEIGHTS) or not isinstance(metadata, dict):
         raise CorruptWeightsError(
             f"{str(path)!r} holds weights of shape {weights.shape}, expected {(N_PHASES, N_WEIGHTS)}"

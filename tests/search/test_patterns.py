@@ -204,11 +204,22 @@ def test_weights_round_trip(tmp_path: Path) -> None:
     np.testing.assert_allclose(back.weights, w, rtol=1e-3, atol=1e-3)  # stored as float16
 
 
-@pytest.mark.parametrize("kind", ["garbage", "pickled", "shape", "nan", "no-metadata"])
+def test_weights_float16_cannot_hold_are_refused_and_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "w.npz"
+    w = np.zeros((pt.N_PHASES, pt.N_WEIGHTS), np.float32)
+    w[3, 7] = 1e30  # finite as float32, inf as float16: read_weights would refuse the file
+    with pytest.raises(ValueError, match="float16"):
+        pt.save_weights(path, w, {"command": "test"})
+    assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["garbage", "text", "pickled", "shape", "nan", "no-metadata"])
 def test_a_corrupt_weights_file_is_one_clear_error(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "w.npz"
     if kind == "garbage":
         path.write_bytes(b"PK\x03\x04 not really a zip file")
+    elif kind == "text":
+        path.write_text("garbage")  # numpy takes it for a pickle and advises loading it unsafely
     elif kind == "pickled":
         np.savez(path, weights=np.array([{"a": 1}], dtype=object), metadata=np.array("{}"))
     elif kind == "shape":
@@ -217,8 +228,9 @@ def test_a_corrupt_weights_file_is_one_clear_error(tmp_path: Path, kind: str) ->
         np.savez(path, weights=np.full((pt.N_PHASES, pt.N_WEIGHTS), np.nan, np.float16), metadata=np.array("{}"))
     else:
         np.savez(path, weights=np.zeros((pt.N_PHASES, pt.N_WEIGHTS), np.float16))
-    with pytest.raises(pt.CorruptWeightsError, match=r"w\.npz"):
+    with pytest.raises(pt.CorruptWeightsError, match=r"w\.npz") as raised:
         pt.read_weights(path)
+    assert "\n" not in str(raised.value) and "allow_pickle" not in str(raised.value)
 
 
 def test_the_pattern_player_plays_legal_moves_and_beats_random() -> None:
