@@ -13,6 +13,7 @@ same weights whatever the workers.
 from __future__ import annotations
 
 import hashlib
+import io
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +27,8 @@ from tqdm import tqdm
 
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.search.patterns import read_weights, save_weights
+from agents.play.datafiles import read_npz, write_bytes_atomic
+from agents.search.patterns import SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50
 """Games a task plays: small enough to spread over workers, large enough to pay for the call."""
@@ -147,32 +149,30 @@ def _play_ray(
 
 
 def save_data(path: Path, rounds: list[Positions]) -> None:
-    """Write every round's labelled positions to an ``.npz`` file (``load_data`` reads it back):
+    """Write every round's labelled positions to an ``.npz`` file, atomically (``load_data`` reads it back):
     the self-play of a run is most of its cost, and a fit variant (``refit``) then needs no games."""
     data = Positions.concatenate(rounds)
     sizes = np.array([len(r) for r in rounds], np.int64)
-    with open(path, "wb") as f:
-        np.savez(f, p=data.p, o=data.o, label=data.label.astype(np.float32), round_sizes=sizes)
+    archive = io.BytesIO()
+    np.savez(archive, p=data.p, o=data.o, label=data.label.astype(np.float32), round_sizes=sizes)
+    write_bytes_atomic(path, archive.getvalue())
 
 
 def load_data(path: Path) -> list[Positions]:
     """The rounds of positions ``save_data`` wrote, in order (data only: no pickles).
     A missing file raises ``FileNotFoundError``; anything else that is not such a
-    file raises one ``ValueError`` naming it."""
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            p, o, label, sizes = f["p"], f["o"], f["label"], f["round_sizes"]
-    except FileNotFoundError:
-        raise
-    except Exception as e:
-        raise ValueError(f"{str(path)!r} is not a positions file: {type(e).__name__}: {e}") from None
+    file (impossible boards, labels no game ends with) raises one ``ValueError`` naming it."""
+    arrays = read_npz(path, ("p", "o", "label", "round_sizes"), "a positions file")
+    p, o, label, sizes = arrays["p"], arrays["o"], arrays["label"], arrays["round_sizes"]
     kinds = (p.dtype, o.dtype, label.dtype, sizes.dtype)
     if kinds != (np.uint64, np.uint64, np.float32, np.int64) or any(a.ndim != 1 for a in (p, o, label, sizes)):
         raise ValueError(f"{str(path)!r} is not a positions file: arrays of types {kinds}")
     if not (len(p) == len(o) == len(label) == int(sizes.sum())) or np.any(sizes < 0):
         raise ValueError(f"{str(path)!r}: round sizes {sizes.tolist()} do not add up to {len(label)} positions")
-    if not np.all(np.isfinite(label)):
-        raise ValueError(f"{str(path)!r} holds labels that are not finite numbers")
+    if not np.all(np.abs(label) <= SCORE_LIMIT):  # NaN fails it too
+        raise ValueError(f"{str(path)!r} holds labels that are not disc margins from -64 to 64")
+    if np.any(p & o):
+        raise ValueError(f"{str(path)!r} holds impossible boards (a square with both colours' discs)")
     ends = np.cumsum(sizes)
     return [Positions(p[e - n : e], o[e - n : e], label[e - n : e]) for n, e in zip(sizes, ends, strict=True)]
 
@@ -213,6 +213,8 @@ def train(
             )
         )
         positions = Positions.concatenate(data)
+        if len(positions) == 0:
+            raise ValueError(f"round {r + 1}'s games kept no positions to fit (too few games or --record too low)")
         bar.set_description(f"round {r + 1}/{config.rounds} fitting {len(positions)} positions")
         result = fit(positions, weights, ridge=config.ridge, iterations=config.iterations, blend=config.blend)
         weights = result.weights

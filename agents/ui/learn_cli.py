@@ -23,10 +23,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agents.arena.tournament import MAX_OPENING_PLIES
 from agents.learn.fit import fit
-from agents.learn.selfplay import Positions, SelfPlayConfig
+from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
 from agents.learn.train import TrainConfig, load_data, train_to_file
-from agents.search.patterns import CorruptWeightsError, read_weights, save_weights
+from agents.play.datafiles import check_writable
+from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 
 
@@ -87,9 +89,19 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
-    p.add_argument("--exact-empties", type=bounded_int(0, 60), default=12, help="solve exactly from here (12)")
+    p.add_argument(
+        "--exact-empties",
+        type=bounded_int(0, MAX_SOLVED_EMPTIES),
+        default=12,
+        help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (12)",
+    )
     p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (0.1)")
-    p.add_argument("--opening-plies", type=positive_int, default=10, help="most random opening plies (10)")
+    p.add_argument(
+        "--opening-plies",
+        type=bounded_int(1, MAX_OPENING_PLIES),
+        default=10,
+        help=f"most random opening plies, at most {MAX_OPENING_PLIES} (10)",
+    )
     p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (0.7)")
     p.add_argument(
         "--search-depth",
@@ -100,10 +112,10 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--solve-empties",
-        type=bounded_int(0, 30),
+        type=bounded_int(0, MAX_SOLVED_EMPTIES),
         default=0,
-        help="also label kept positions with this many empties or fewer by an exact solve (default 0: "
-        "only from --exact-empties, where the solver plays)",
+        help=f"also label kept positions with this many empties or fewer by an exact solve, at most "
+        f"{MAX_SOLVED_EMPTIES} (default 0: only from --exact-empties, where the solver plays)",
     )
     p.add_argument(
         "--record", type=_share, default=1.0, help="share of the positions past the opening kept, at random (1)"
@@ -144,6 +156,20 @@ def register(subparsers: Any) -> None:
     f.set_defaults(func=run_fit_eval)
 
 
+def _unwritable(command: str, flag: str, path: Path) -> bool:
+    """Whether ``path`` cannot be written, said in one line: checked before the
+    work, so a run does not find out only when it saves."""
+    if not path.parent.is_dir():
+        print(f"reversi {command}: error: no directory {str(path.parent)!r} for {flag}", file=sys.stderr)
+        return True
+    try:
+        check_writable(path)
+    except OSError as e:
+        print(f"reversi {command}: error: {flag} {str(path)!r}: {e.strerror}", file=sys.stderr)
+        return True
+    return False
+
+
 def run_train_eval(args: argparse.Namespace) -> int:
     """``reversi train-eval``: train and write the weights; prints one line a round."""
     if args.games < args.rounds:
@@ -177,9 +203,18 @@ def run_train_eval(args: argparse.Namespace) -> int:
             words += [flag, str(value)]
     command = shlex.join(words)
     out = Path(args.out)
+    checkpoints = Path(args.checkpoints) if args.checkpoints else None
     for flag, path in (("--out", out), ("--save-data", Path(args.save_data) if args.save_data else None)):
-        if path is not None and not path.parent.is_dir():
-            print(f"reversi train-eval: error: no directory {str(path.parent)!r} for {flag}", file=sys.stderr)
+        if path is not None and _unwritable("train-eval", flag, path):
+            return 2
+    if checkpoints is not None:
+        try:
+            checkpoints.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            reason = "not a directory" if isinstance(e, FileExistsError) else e.strerror
+            print(f"reversi train-eval: error: --checkpoints {args.checkpoints!r}: {reason}", file=sys.stderr)
+            return 2
+        if _unwritable("train-eval", "--checkpoints", checkpoints / "round_0.npz"):
             return 2
     try:
         reports = train_to_file(
@@ -188,12 +223,12 @@ def run_train_eval(args: argparse.Namespace) -> int:
             command,
             workers=args.workers,
             backend=args.backend,
-            checkpoints=Path(args.checkpoints) if args.checkpoints else None,
+            checkpoints=checkpoints,
             progress=not args.no_progress,
             data_file=Path(args.save_data) if args.save_data else None,
             init=Path(args.init) if args.init else None,
         )
-    except (OSError, ImportError, CorruptWeightsError) as e:
+    except (OSError, ImportError, ValueError) as e:
         print(f"reversi train-eval: error: {e}", file=sys.stderr)
         return 1
     for r in reports:
@@ -208,8 +243,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
 def run_fit_eval(args: argparse.Namespace) -> int:
     """``reversi fit-eval``: one fit on saved positions; writes the weights with the command and the fit."""
     out = Path(args.out)
-    if not out.parent.is_dir():
-        print(f"reversi fit-eval: error: no directory {str(out.parent)!r} for --out", file=sys.stderr)
+    if _unwritable("fit-eval", "--out", out):
         return 2
     try:
         rounds = load_data(Path(args.data))
@@ -225,6 +259,9 @@ def run_fit_eval(args: argparse.Namespace) -> int:
         return 2
     start = time.perf_counter()
     positions = Positions.concatenate(rounds[args.first_round - 1 :])
+    if len(positions) == 0:
+        print(f"reversi fit-eval: error: {args.data!r} holds no positions to fit", file=sys.stderr)
+        return 1
     result = fit(positions, initial, ridge=args.ridge, iterations=args.iterations, blend=args.blend)
     words = ["reversi", "fit-eval", args.data, "--out", args.out]
     for name in ("init", "ridge", "iterations", "blend", "first_round"):
@@ -237,7 +274,11 @@ def run_fit_eval(args: argparse.Namespace) -> int:
         "mse_after": result.mse_after,
         "seconds": round(time.perf_counter() - start, 1),
     }
-    save_weights(out, result.weights, metadata)
+    try:
+        save_weights(out, result.weights, metadata)
+    except (OSError, ValueError) as e:
+        print(f"reversi fit-eval: error: {e}", file=sys.stderr)
+        return 1
     print(f"{len(positions)} positions, mse {result.mse_before:.1f} -> {result.mse_after:.1f}")
     print(f"weights: {out}")
     return 0

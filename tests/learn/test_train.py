@@ -12,7 +12,7 @@ from conftest import run_cli
 
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.learn.train import TrainConfig, load_data, play_round, train
+from agents.learn.train import TrainConfig, load_data, play_round, save_data, train
 from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position
 from agents.search.evaluation import DISC, Evaluation
@@ -24,6 +24,7 @@ from agents.search.patterns import (
     expand_weights,
     load_weights,
     read_weights,
+    save_weights,
     search_evaluate,
 )
 from agents.search.tt import new_table
@@ -273,6 +274,12 @@ def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.Captur
         (["--games", "4", "--cut-exploration=yes"], "--cut-exploration"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
         (["--games", "4", "--save-data", "no/such/dir/d.npz"], "no directory"),
+        (["--games", "4", "--out", "/"], "--out '/': is a directory"),
+        (["--games", "4", "--save-data", "/proc/version"], "--save-data '/proc/version': cannot create a file in"),
+        (["--games", "4", "--checkpoints", "/proc/version"], "--checkpoints '/proc/version': not a directory"),
+        (["--games", "4", "--opening-plies", "1000000"], "--opening-plies: must be from 1 to 59"),
+        (["--games", "4", "--exact-empties", "21"], "--exact-empties: must be from 0 to 20"),
+        (["--games", "4", "--solve-empties", "21"], "--solve-empties: must be from 0 to 20"),
     ],
 )
 def test_cli_bad_input_is_one_clear_line(
@@ -280,5 +287,78 @@ def test_cli_bad_input_is_one_clear_line(
 ) -> None:
     status, err = run_cli(["train-eval", "--out", str(tmp_path / "w.npz"), "--no-progress", *argv], capsys)
     assert status == 2
-    assert message in err and "Traceback" not in err
+    assert message in err.splitlines()[-1] and "Traceback" not in err
     assert not (tmp_path / "w.npz").exists()
+
+
+def test_the_solver_limits_are_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["train-eval", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "solve exactly from here, at most 20" in shown and "exact solve, at most 20" in shown
+
+
+def test_games_that_keep_no_positions_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w.npz"
+    argv = ["train-eval", "--games", "1", "--rounds", "1", "--record", "0.001", "--out", str(out), "--no-progress"]
+    status, err = run_cli(argv, capsys)
+    assert status == 1 and "kept no positions" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert not out.exists()
+
+
+START = tuple(int(b) for b in GameState.initial().kernel_boards())
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("no positions", "holds no positions to fit"),
+        ("overlapping discs", "holds impossible boards"),
+        ("label 1e30", "holds labels that are not disc margins"),
+        ("label 65", "holds labels that are not disc margins"),
+        ("label nan", "holds labels that are not disc margins"),
+        ("text", "is not a positions file: not an .npz archive"),
+        ("weights file", "is not a positions file: it has no 'p' array"),
+    ],
+)
+def test_fit_eval_refuses_a_bad_positions_file_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, message: str
+) -> None:
+    data, out = tmp_path / "data.npz", tmp_path / "w.npz"
+    p, o, label = [START[0], START[0]], [START[1], START[1]], [3.0, -2.0]
+    if kind == "overlapping discs":
+        o[1] |= p[1]
+    elif kind.startswith("label"):
+        label[1] = float(kind.split()[1])
+    if kind == "text":
+        data.write_text("garbage")  # numpy takes it for a pickle and advises loading it unsafely
+    elif kind == "weights file":
+        pattern_weights = np.zeros((N_PHASES, N_WEIGHTS), np.float32)
+        save_weights(data, pattern_weights, {})
+    else:
+        n = 0 if kind == "no positions" else 2
+        arrays = (np.array(p[:n], np.uint64), np.array(o[:n], np.uint64), np.array(label[:n], np.float32))
+        save_data(data, [Positions(*arrays)])
+    status, err = run_cli(["fit-eval", str(data), "--out", str(out)], capsys)
+    assert status == 1 and message in err and str(data) in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err and "allow_pickle" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("target", "message"), [("dir", "is a directory"), ("/proc/version", "cannot create a file")])
+def test_fit_eval_checks_its_output_before_fitting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str, message: str
+) -> None:
+    data = tmp_path / "data.npz"
+    save_data(
+        data, [Positions(np.array(START[:1], np.uint64), np.array(START[1:], np.uint64), np.zeros(1, np.float32))]
+    )
+    out = tmp_path if target == "dir" else Path(target)
+    status, err = run_cli(["fit-eval", str(data), "--out", str(out)], capsys)
+    assert status == 2 and f"--out {str(out)!r}: {message}" in err and err.count("\n") == 1, err
+    (tmp_path / "junk.npz").write_text("garbage")
+    status, err = run_cli(
+        ["fit-eval", str(data), "--out", str(tmp_path / "w.npz"), "--init", str(tmp_path / "junk.npz")], capsys
+    )
+    assert status == 1 and "junk.npz' is not a pattern-weights file: not an .npz archive" in err
+    assert err.count("\n") == 1 and "allow_pickle" not in err
