@@ -23,8 +23,10 @@ Workers are local processes (``backend="local"``) or Ray tasks
 
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing
+import pickle
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -45,6 +47,7 @@ from agents.learn.network import (
 )
 from agents.learn.supervised import labelled_positions
 from agents.learn.training import ReplayBuffer, Samples, train_steps
+from agents.play.datafiles import load_json, write_bytes_atomic, write_text_atomic
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play
 
@@ -233,12 +236,16 @@ class Run:
         return self.dir / f"iter_{iteration:04d}.pt"
 
     def _resume(self) -> None:
-        progress = json.loads((self.dir / "progress.json").read_text())
-        self.iteration = int(progress["iteration"])
-        self.seconds = float(progress["seconds"])
-        self.samples_seen = int(progress["samples"])
-        self.best = str(progress["best"])
-        self.history = list(progress["history"])
+        progress_file = self.dir / "progress.json"
+        try:
+            progress = load_json(progress_file.read_bytes())
+            self.iteration = int(progress["iteration"])
+            self.seconds = float(progress["seconds"])
+            self.samples_seen = int(progress["samples"])
+            self.best = str(progress["best"])
+            self.history = list(progress["history"])
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{str(progress_file)!r} is not a train-az progress file: {e}") from None
         net, _ = load_network(self.checkpoint(self.iteration), self.config.device)
         if net.config != self.net.config:
             raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")
@@ -246,7 +253,10 @@ class Run:
         self.optimizer = self._optimizer()
         optimizer_file = self.dir / "optimizer.pt"
         if optimizer_file.exists():
-            self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+            try:
+                self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+            except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, ValueError, EOFError, OSError):
+                raise ValueError(f"{str(optimizer_file)!r} is not this run's optimizer state") from None
             for group in self.optimizer.param_groups:  # the command's rate, not the saved one
                 group["lr"] = self.config.learning_rate
         if (self.dir / "replay.npz").exists():
@@ -256,8 +266,9 @@ class Run:
         self.iteration = iteration
         info = {"iteration": iteration, "seconds": round(self.seconds, 1), "samples": self.samples_seen}
         save_network(self.checkpoint(iteration), self.net, info)
-        torch.save(self.optimizer.state_dict(), self.dir / "optimizer.tmp")
-        (self.dir / "optimizer.tmp").replace(self.dir / "optimizer.pt")
+        optimizer_state = io.BytesIO()
+        torch.save(self.optimizer.state_dict(), optimizer_state)
+        write_bytes_atomic(self.dir / "optimizer.pt", optimizer_state.getvalue())
         self.buffer.save(self.dir / "replay.npz")
         self.history.append(
             {"iteration": iteration, **info, "policy_loss": losses[0], "value_loss": losses[1], "scores": scores}
@@ -270,9 +281,7 @@ class Run:
             "config": asdict(self.config),
             "history": self.history,
         }
-        tmp = self.dir / "progress.json.tmp"
-        tmp.write_text(json.dumps(progress, indent=1))
-        tmp.replace(self.dir / "progress.json")
+        write_text_atomic(self.dir / "progress.json", json.dumps(progress, indent=1))
 
     def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)

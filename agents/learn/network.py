@@ -16,6 +16,7 @@ back with ``torch.load(weights_only=True)``: a file is data, never code.
 
 from __future__ import annotations
 
+import io
 import pickle
 import warnings
 from dataclasses import asdict, dataclass
@@ -28,6 +29,7 @@ from numba import njit
 from torch import nn
 from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
+from agents.play.datafiles import write_bytes_atomic
 from reversi_env.bitboard import U0, U1, legal_moves
 from reversi_env.symmetry import SYMMETRIES
 
@@ -202,28 +204,29 @@ class NetworkEvaluator:
 def save_network(path: str | Path, net: PolicyValueNet, info: dict[str, Any] | None = None) -> None:
     """Write the weights, the shape and ``info`` (plain numbers and strings: the
     command, data size and time that made it) to ``path``, atomically."""
-    path = Path(path)
     data = {
         "config": asdict(net.config),
         "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()},
         "info": dict(info or {}),
     }
-    tmp = path.with_name(path.name + ".tmp")
-    torch.save(data, tmp)
-    tmp.replace(path)
+    buffer = io.BytesIO()
+    torch.save(data, buffer)
+    write_bytes_atomic(path, buffer.getvalue())
 
 
 def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet, dict[str, Any]]:
-    """The network saved at ``path`` and its info; ValueError if the file is not one."""
+    """The network saved at ``path`` and its info; one ValueError naming the file
+    if it is not one (never torch's advice to load it with ``weights_only=False``)."""
     try:
         data = torch.load(Path(path), map_location=device, weights_only=True)
         net = PolicyValueNet(NetConfig(**data["config"]))
         net.load_state_dict(data["state_dict"])
+        info = dict(data.get("info", {}))
     except FileNotFoundError:
         raise ValueError(f"no such network file: {str(path)!r}") from None
-    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, OSError) as e:
-        raise ValueError(f"{str(path)!r} is not a saved policy-value network: {e}") from e
-    return net.to(device).eval(), dict(data.get("info", {}))
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, ValueError, OSError):
+        raise ValueError(f"{str(path)!r} is not a saved policy-value network of this project") from None
+    return net.to(device).eval(), info
 
 
 SHIPPED_NETWORK = Path(__file__).parent / "data" / "alphazero.pt"

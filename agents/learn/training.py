@@ -9,6 +9,7 @@ on AlphaZero's loss.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ import numpy as np
 import torch
 
 from agents.learn.network import NUM_ACTIONS, PolicyValueNet, augment, encode, loss_terms
+from agents.play.datafiles import read_npz, write_bytes_atomic
 
 
 @dataclass
@@ -79,16 +81,24 @@ class ReplayBuffer:
 
     def save(self, path: str | Path) -> None:
         """Write the buffer to ``path`` (an .npz file), atomically."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp.npz")
         d = self.data
-        np.savez_compressed(tmp, mover=d.mover, opponent=d.opponent, policy=d.policy, value=d.value)
-        tmp.replace(path)
+        archive = io.BytesIO()
+        np.savez_compressed(archive, mover=d.mover, opponent=d.opponent, policy=d.policy, value=d.value)
+        write_bytes_atomic(path, archive.getvalue())
 
     def load(self, path: str | Path) -> None:
-        """Replace the contents by the samples saved at ``path``."""
-        with np.load(Path(path), allow_pickle=False) as f:
-            self.data = Samples(f["mover"], f["opponent"], f["policy"], f["value"])
+        """Replace the contents by the samples saved at ``path``; one ValueError
+        naming it if it is not a buffer ``save`` wrote (empty, truncated, other arrays)."""
+        f = read_npz(path, ("mover", "opponent", "policy", "value"), "a replay buffer")
+        samples = Samples(f["mover"], f["opponent"], f["policy"], f["value"])
+        n = len(samples.mover)
+        shapes = {"mover": (n,), "opponent": (n,), "policy": (n, NUM_ACTIONS), "value": (n,)}
+        kinds = {"mover": np.uint64, "opponent": np.uint64, "policy": np.float32, "value": np.float32}
+        for name, shape in shapes.items():
+            array = f[name]
+            if array.shape != shape or array.dtype != kinds[name]:
+                raise ValueError(f"{str(path)!r} is not a replay buffer: its {name!r} is {array.dtype} {array.shape}")
+        self.data = samples
         self.add(Samples.empty())
 
 

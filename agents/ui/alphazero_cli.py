@@ -19,6 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from agents.learn.selfplay import MAX_SOLVED_EMPTIES
 from agents.ui.options import bounded_int, player_spec, positive_float, positive_int
 
 TRAIN_EPILOG = """\
@@ -57,10 +58,10 @@ def register(sub: Any) -> None:
     p.add_argument("--warm-depth", type=positive_int, default=4, help="alpha-beta depth of the labels (default 4)")
     p.add_argument(
         "--warm-exact",
-        type=bounded_int(0, 60),
+        type=bounded_int(0, MAX_SOLVED_EMPTIES),
         default=14,
         metavar="E",
-        help="label exactly from E empty squares on (default 14)",
+        help=f"label exactly from E empty squares on, at most {MAX_SOLVED_EMPTIES} (default 14)",
     )
     p.add_argument(
         "--warm-value-mix",

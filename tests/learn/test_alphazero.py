@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import run_example
+from conftest import run_cli, run_example
 
 from agents.learn.alphazero import AZConfig, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
@@ -112,3 +112,51 @@ def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytes
     assert main(["train-az", "--out", str(tmp_path / "run"), "--device", "tpu9", "--iterations", "0"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "tpu9" in err and "Traceback" not in err
+
+
+def _corrupt(path: Path, kind: str) -> None:
+    """Spoil ``path`` as a crash, a full disk or a stray file would."""
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    elif kind == "text":
+        path.write_text("garbage")
+    else:  # a real torch file of something else
+        torch.save({"weights": torch.zeros(3)}, path)
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "message"),
+    [
+        ("replay.npz", "empty", "replay.npz' is not a replay buffer: not an .npz archive"),
+        ("replay.npz", "truncated", "replay.npz' is not a replay buffer: not an .npz archive"),
+        ("iter_0000.pt", "empty", "iter_0000.pt' is not a saved policy-value network of this project"),
+        ("iter_0000.pt", "text", "iter_0000.pt' is not a saved policy-value network of this project"),
+        ("iter_0000.pt", "other", "iter_0000.pt' is not a saved policy-value network of this project"),
+        ("optimizer.pt", "truncated", "optimizer.pt' is not this run's optimizer state"),
+        ("progress.json", "truncated", "progress.json' is not a train-az progress file"),
+    ],
+)
+def test_resuming_with_a_corrupt_file_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, kind: str, message: str
+) -> None:
+    shape = {"channels": 8, "blocks": 1}
+    train(tmp_path, AZConfig(iterations=0, warm_start=20, warm_depth=1, warm_steps=1, minibatch=8, **shape))
+    _corrupt(tmp_path / name, kind)
+    capsys.readouterr()
+    argv = ["train-az", "--out", str(tmp_path), "--iterations", "1", "--games", "1", "--simulations", "2"]
+    status, err = run_cli(
+        [*argv, "--train-steps", "1", "--eval-games", "0", "--channels", "8", "--blocks", "1"], capsys
+    )
+    assert status == 1 and message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err and "weights_only" not in err
+    assert not (tmp_path / "iter_0001.pt").exists()
+
+
+def test_a_corrupt_network_file_is_one_line_under_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    net = tmp_path / "net.pt"
+    net.write_text("garbage")
+    status, err = run_cli(["play", "--black", f"alphazero:net={net},sims=2", "--white", "random"], capsys)
+    assert status != 0 and "net.pt' is not a saved policy-value network of this project" in err, err
+    assert err.count("\n") == 1 and "weights_only" not in err
