@@ -97,6 +97,15 @@ class Solver:
         self.buf = new_scratch()
         self.evaluation = pattern_evaluation() if evaluation is None else evaluation
         self._scoring = SCORINGS[0]
+        self._stats: np.ndarray | None = None
+        self._stopped = False
+
+    def stop(self) -> None:
+        """Stop the solve running on another thread, and every later one: they return
+        None (how Ctrl-C ends ``reversi solve``, whose search holds no Python frame to interrupt)."""
+        self._stopped = True
+        if self._stats is not None:
+            self._stats[STOP] = 1
 
     def _use_scoring(self, scoring: str) -> None:
         """Check ``scoring``; the table's exact scores hold for one rule, so a new rule clears it."""
@@ -131,7 +140,8 @@ class Solver:
         p, o = state.kernel_boards()
         if state.is_terminal():
             return EndgameSolution(int(final_score(p, o, wof)), (), 1)
-        stats = new_stats(1, wof=wof, node_limit=node_limit)
+        stats = self._stats = new_stats(1, wof=wof, node_limit=node_limit)
+        stats[STOP] = self._stopped
         with StopClock(stats, STOP, time_limit) if time_limit is not None else nullcontext():
             return self._solve(state, p, o, stats, all_best)
 

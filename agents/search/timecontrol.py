@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
+from typing import TypeVar
 
 import numpy as np
 
@@ -25,6 +27,39 @@ DEEPEN_FRACTION = 0.5
 """Where an unfinished depth is worthless, a new depth starts only while less
 than this fraction of the budget is spent: the next depth costs about 3 times
 the last, so about twice the time spent so far."""
+
+
+T = TypeVar("T")
+
+WAKE_SECONDS = 0.1
+"""How often the main thread wakes from waiting on ``interruptible``'s search."""
+
+
+def interruptible(search: Callable[[], T], stop: Callable[[], None]) -> T:
+    """``search()`` on a worker thread, so that Ctrl-C still reaches the main thread
+    while the numba search (which releases the GIL) runs: it calls ``stop`` (the
+    search's stop flag), waits for the search to unwind and re-raises."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(search())
+        except BaseException as e:  # handed to the main thread, which raises it
+            failure.append(e)
+
+    worker = threading.Thread(target=run, name="search", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(WAKE_SECONDS)
+    except KeyboardInterrupt:
+        stop()
+        worker.join()
+        raise
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def budget(time_limit: float) -> float:

@@ -1,9 +1,10 @@
 """``reversi solve`` and ``reversi analyze``: the engine's answers about one position.
 
-reversi solve "--XX----O-XXOX--... X" [--scoring wof|count] [--json]
+reversi solve "--XX----O-XXOX--... X" [--scoring wof|count] [--json] [--time-limit S]
     the exact score for the side to move and every best move (the field's
     problem-file position format: 64 cells A1..H8 of X, O, -, then the mover;
-    quote it as one argument, so that a board starting with - is not an option)
+    quote it as one argument, so that a board starting with - is not an option);
+    Ctrl-C or the time limit stops a solve too big to wait for
 reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--json]
     every legal move with its score and the depth it was searched to (a
     hint with scores); exact once few empty squares remain
@@ -22,6 +23,7 @@ from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import SCORINGS, Solver
 from agents.search.evaluation import DISC
 from agents.search.patterns import pattern_evaluation
+from agents.search.timecontrol import interruptible
 from agents.search.tt import new_table
 from agents.ui.options import positive_float
 from reversi_env.notation import PASS, action_name
@@ -29,6 +31,8 @@ from reversi_env.state import PLAYER_SYMBOLS, GameState
 
 SOLVE_MAX_EMPTIES = 36
 """``reversi solve`` refuses positions with more empty squares (it would run for days)."""
+SOLVE_SLOW_EMPTIES = 26
+"""From this many empty squares a solve can take minutes to hours here: ``reversi solve`` says so first."""
 ANALYZE_EXACT_EMPTIES = 16
 """``reversi analyze`` solves every move exactly from this many empty squares down."""
 ANALYZE_TABLE_ENTRIES = 1 << 20
@@ -38,13 +42,26 @@ def register(subparsers: Any) -> None:
     """Add the ``solve`` and ``analyze`` subcommands."""
     solve = subparsers.add_parser(
         "solve",
+        usage="%(prog)s [-h] [--scoring {wof,count}] [--json] [--time-limit S] POSITION",
         help="solve an endgame exactly: the score and every best move",
         description="Solve a position exactly: the final disc difference for the side to move under perfect "
         "play and every move that reaches it.",
     )
-    solve.add_argument("position", nargs="+", metavar="POSITION", help='"64 cells A1..H8 (X, O, -) and the mover"')
+    solve.add_argument(
+        "position",
+        nargs="+",
+        metavar="POSITION",
+        help='"64 cells A1..H8 (X, O, -) and the mover", one position (its words are joined); quote it, or '
+        "write --, before a board that starts with -",
+    )
     _scoring_option(solve)
     solve.add_argument("--json", action="store_true", help='print {"score", "best", "nodes", "seconds"}')
+    solve.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="S",
+        help="give up after S seconds (exit status 1); by default the solve runs until it is done or Ctrl-C",
+    )
     solve.set_defaults(func=run_solve)
 
     analyze = subparsers.add_parser(
@@ -93,10 +110,20 @@ def run_solve(args: argparse.Namespace) -> int:
         return _fail("solve", e)
     if state.num_empty() > SOLVE_MAX_EMPTIES:
         return _fail("solve", f"{state.num_empty()} empty squares: too many to solve (try reversi analyze)")
+    if state.num_empty() >= SOLVE_SLOW_EMPTIES and args.time_limit is None:
+        print(
+            f"reversi solve: {state.num_empty()} empty squares can take minutes to hours "
+            "(Ctrl-C stops, --time-limit S bounds it)",
+            file=sys.stderr,
+            flush=True,
+        )
     start = time.perf_counter()
-    solution = Solver().solve(state, scoring=args.scoring)
+    solver = Solver()
+    solution = interruptible(lambda: solver.solve(state, scoring=args.scoring, time_limit=args.time_limit), solver.stop)
     seconds = time.perf_counter() - start
-    assert solution is not None  # no node budget
+    if solution is None:
+        print(f"reversi solve: not solved in {args.time_limit:g} s (a larger --time-limit may do)", file=sys.stderr)
+        return 1
     best = [action_name(a) for a in solution.best_actions]
     if args.json:
         print(json.dumps({"score": solution.score, "best": best, "nodes": solution.nodes, "seconds": seconds}))
@@ -140,8 +167,9 @@ def run_analyze(args: argparse.Namespace) -> int:
 def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, Any]]:
     """Every legal move, best first: ``move``, ``score`` (discs), ``depth``, ``exact``."""
     actions = state.legal_actions()
-    if actions == [PASS]:
-        return [{"move": action_name(PASS), "score": 0, "depth": 0, "exact": False}]
+    if actions == [PASS]:  # the forced pass is worth what the opponent's best move is worth, negated
+        reply = _analysis(state.apply(PASS), scoring, seconds)[0]
+        return [{"move": action_name(PASS), "score": -reply["score"], "depth": reply["depth"], "exact": reply["exact"]}]
     if state.num_empty() <= ANALYZE_EXACT_EMPTIES:
         scores = Solver().score_all(state, scoring=scoring)
         n = state.num_empty()

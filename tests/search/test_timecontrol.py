@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 
 import pytest
 from conftest import search_cpu_clock
 
 from agents.play.specs import make_agent
+from agents.search.endgame import Solver
 from agents.search.ladder import AlphaBetaAgent, RandomAgent
 from agents.search.mcts import MCTSAgent
-from agents.search.timecontrol import MAX_MOVE_SHARE, PERIOD_MARGIN, GameClock, phase_weight
+from agents.search.timecontrol import MAX_MOVE_SHARE, PERIOD_MARGIN, GameClock, interruptible, phase_weight
 from reversi_env.notation import PASS
 from reversi_env.observation import observe
 from reversi_env.state import GameState
@@ -154,3 +158,25 @@ def test_a_game_time_and_a_move_time_are_one_budget_too_many() -> None:
     assert AlphaBetaAgent(game_time=30).name == "alphabeta-30s-game"
     assert MCTSAgent(game_time=30).name == "mcts-30s-game"
     assert not AlphaBetaAgent(4).timed and not MCTSAgent(simulations=10).timed
+
+
+def test_interruptible_hands_back_the_result_or_the_error() -> None:
+    assert interruptible(lambda: 42, lambda: None) == 42
+    with pytest.raises(ZeroDivisionError):
+        interruptible(lambda: 1 // 0, lambda: None)
+
+
+def test_ctrl_c_stops_an_interruptible_solve_and_the_solver_stays_stopped() -> None:
+    # 36 empties: hours. A real SIGINT half a second in reaches the main thread, which stops the solver.
+    state = GameState.initial()
+    for _ in range(24):
+        state = state.apply(state.legal_actions()[0])
+    solver = Solver()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        interruptible(lambda: solver.solve(state), solver.stop)
+    assert time.perf_counter() - start < 5.0
+    timer.join()
+    assert solver.solve(state) is None  # stopped for good: a later solve returns at once

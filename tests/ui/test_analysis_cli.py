@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 from conftest import TEST_DATA, random_game
@@ -19,6 +22,7 @@ from agents.search.tt import new_table
 from agents.ui.analysis_cli import ANALYZE_TABLE_ENTRIES
 from agents.ui.cli import main
 from reversi_env import GameState, parse_square, square_name
+from reversi_env.notation import PASS
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -68,6 +72,17 @@ def test_analyze_scores_every_move_exactly_near_the_end(capsys: pytest.CaptureFi
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
 
 
+def test_analyze_scores_a_forced_pass_by_the_reply(capsys: pytest.CaptureFixture[str]) -> None:
+    # X must pass at A1; O takes it: O's 4 discs and the corner against X's 59 and a flipped row.
+    board = "-" + "X" * 59 + "O" * 4
+    assert main(["analyze", "--time", "0.05", "--json", "--", board, "X"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["moves"]
+    solution = solve_position(GameState.from_string(board + " X"))
+    assert solution is not None and solution.best_actions == (PASS,)
+    assert row == {"move": "PASS", "score": solution.score, "depth": 1, "exact": True}
+    assert row["score"] > 0
+
+
 def test_analyze_a_transcript(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", "--moves", "f5d6", "--time", "0.3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -108,6 +123,44 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str, capsys: 
     assert main(args) == 2
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+LONG_SOLVE = random_game(5, plies=24)[-1].compact()
+"""36 empty squares: hours of solving."""
+
+
+def test_a_time_limit_ends_a_long_solve_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert GameState.from_string(LONG_SOLVE).num_empty() == 36
+    start = time.perf_counter()
+    assert main(["solve", LONG_SOLVE, "--time-limit", "0.3"]) == 1
+    assert time.perf_counter() - start < 5.0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "reversi solve: not solved in 0.3 s (a larger --time-limit may do)\n"
+
+
+def test_ctrl_c_stops_a_long_solve_in_a_real_process() -> None:
+    # The solve runs in numba, where no Python signal handler runs: the first stderr line
+    # (the warning) comes before it, a real SIGINT a second later must end it with status 130.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents", "solve", LONG_SOLVE],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)  # a solve that ignores Ctrl-C fails the test, not hangs it
+    watchdog.start()
+    try:
+        assert "36 empty squares can take minutes to hours (Ctrl-C stops" in proc.stderr.readline()
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert time.perf_counter() - sent < 10.0
+    assert proc.returncode == 130 and out == "" and err.strip() == "reversi solve: interrupted"
 
 
 def test_bad_input_in_a_real_process() -> None:
