@@ -39,10 +39,21 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def _temporary(target: Path) -> tuple[int, str]:
+    """A new file beside ``target`` (its descriptor and name), for an atomic write."""
+    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically; OSError if it cannot be written."""
+    """Write ``data`` to ``path`` atomically; OSError naming ``path`` (not the
+    temporary file) if it cannot be written."""
     target = Path(path).expanduser()
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        if target.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        fd, temp = _temporary(target)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
     try:
         os.chmod(temp, 0o666 & ~_umask())  # the mode a plain open() would give, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
@@ -50,9 +61,11 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(temp, target)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(e, OSError):
+            raise OSError(e.errno, e.strerror, str(path)) from None
         raise
 
 
@@ -61,12 +74,16 @@ def check_writable(path: str | Path) -> None:
     directory or a device, in a directory that takes a new file. Cheap, so a long
     run checks its output before its work, not after."""
     target = Path(path).expanduser()
+    if not str(path).strip():
+        raise OSError(errno.ENOENT, "no file name", str(path))
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    if not target.parent.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"no directory {str(target.parent)!r}", str(path))
     if target.exists() and not target.is_file():
         raise OSError(errno.EINVAL, "not a regular file", str(path))
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, temp = _temporary(target)
     except OSError as e:
         raise OSError(e.errno, f"cannot create a file in {str(target.parent)!r} ({e.strerror})", str(path)) from None
     os.close(fd)

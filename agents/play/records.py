@@ -238,6 +238,8 @@ def record(moves: list[str], times: list[float], start: GameState | None = None)
 def read_record(text: str) -> GameResult:
     """A record from JSON, GGF or a transcript, told apart by how they begin."""
     body = text.strip()
+    if not body:
+        raise RecordError("empty, not a game record")
     try:
         if body.startswith("{"):
             return GameResult.from_json(body)
@@ -253,6 +255,8 @@ def read_record(text: str) -> GameResult:
 def load_record(path: str | Path) -> GameResult:
     """``read_record`` of a file; RecordError (one line naming the file) if it
     cannot be read or is not a game record."""
+    if not str(path).strip():
+        raise RecordError("no file name given")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

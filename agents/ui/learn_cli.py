@@ -159,9 +159,6 @@ def register(subparsers: Any) -> None:
 def _unwritable(command: str, flag: str, path: Path) -> bool:
     """Whether ``path`` cannot be written, said in one line: checked before the
     work, so a run does not find out only when it saves."""
-    if not path.parent.is_dir():
-        print(f"reversi {command}: error: no directory {str(path.parent)!r} for {flag}", file=sys.stderr)
-        return True
     try:
         check_writable(path)
     except OSError as e:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from agents.base import QuitGame, reset_agent
+from agents.play.datafiles import check_writable
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
@@ -201,13 +203,16 @@ class Opening:
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Opening:
         """The opening --load or --start asks for; RecordError if it is bad."""
-        if getattr(args, "load", None):
+        if getattr(args, "load", None) is not None:
             record = load_record(args.load)
             if record.final_state().is_terminal():
                 raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
             return cls(None if record.start is None else record.start_state(), list(record.moves), list(record.times))
         if getattr(args, "start", None) is not None:
-            return cls(parse_start(args.start))
+            try:
+                return cls(parse_start(args.start))
+            except RecordError as e:
+                raise RecordError(f"--start: {e}") from None
         return cls()
 
     def state(self) -> GameState:
@@ -285,8 +290,11 @@ def play_command(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, players: list[object]) -> int:
     specs = (args.black, args.white)
-    if args.save and not Path(args.save).expanduser().resolve().parent.is_dir():
-        print(f"reversi play: error: --save {args.save}: no such directory", file=sys.stderr)
+    try:
+        if args.save is not None:
+            check_writable(args.save)
+    except OSError as e:
+        print(f"reversi play: error: --save {args.save!r}: {e.strerror}", file=sys.stderr)
         return 2
     try:
         opening = Opening.from_args(args)
@@ -326,13 +334,27 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     return _finish(result, args.save)
 
 
+def _no_screen() -> bool:
+    """True on Linux with no X or Wayland display and no SDL video driver asked
+    for: SDL would open an invisible window there and the game would wait forever."""
+    screens = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    return sys.platform.startswith("linux") and not any(os.environ.get(name) for name in screens)
+
+
 def gui_command(args: argparse.Namespace) -> int:
     """``reversi gui``: the window."""
     from agents.ui.gui import GuiApp
 
+    if _no_screen():
+        print(
+            "reversi gui: error: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset; "
+            "SDL_VIDEODRIVER=... picks another way)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         start = None if args.start is None else parse_start(args.start)
-        if args.load:
+        if args.load is not None:
             load_record(args.load)  # a bad file is one line here, before the window opens
         app = GuiApp(
             ai=args.ai,

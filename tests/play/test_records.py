@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
 from conftest import TEST_DATA, random_game
 
+from agents.play.datafiles import check_writable
 from agents.play.match import GameResult, play_game
 from agents.play.records import (
     RecordError,
@@ -20,6 +22,7 @@ from agents.play.records import (
     write_record,
     write_transcript,
 )
+from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name
 
@@ -161,6 +164,30 @@ def test_a_corrupt_file_gives_one_line_naming_it(tmp_path: Path, content: str | 
     assert message.startswith(f"{path}: ") and needle in message and "\n" not in message
     with pytest.raises(RecordError, match="cannot read"):
         load_record(tmp_path / "missing.json")
+
+
+def test_an_empty_file_is_not_a_game(tmp_path: Path) -> None:
+    # Not a game of no moves (play --load started a new game from it, replay showed a 2-2 draw).
+    for content in ("", " \n\n"):
+        (tmp_path / "empty.json").write_text(content)
+        with pytest.raises(RecordError, match=r"empty.json: empty, not a game record$"):
+            load_record(tmp_path / "empty.json")
+    with pytest.raises(RecordError, match=r"^no file name given$"):
+        load_record("")
+
+
+def test_a_write_that_fails_names_the_file_not_its_temporary(tmp_path: Path) -> None:
+    result = play_game(RandomAgent(seed=1), RandomAgent(seed=2))
+    for path in (tmp_path, tmp_path / "missing" / "game.json"):
+        with pytest.raises(OSError) as info:
+            write_record(result, path)
+        assert str(path) in str(info.value) and ".tmp" not in str(info.value)
+        with pytest.raises(OSError, match=re.escape(str(path))):
+            check_writable(path)
+    check_writable(tmp_path / "game.json")
+    assert list(tmp_path.iterdir()) == []  # the probe is gone
+    with pytest.raises(OSError, match="no file name"):
+        check_writable("")
 
 
 def test_a_start_is_a_board_and_side_or_a_transcript() -> None:

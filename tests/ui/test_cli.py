@@ -239,7 +239,13 @@ def test_each_rejected_try_is_shown_as_it_happens(tmp_path: Path) -> None:
         (["play", "--max-illegal", "0"], "max-illegal"),
         (["gui", "--ai", "alphabeta:x"], "integer"),
         (["gui", "--ai", "human"], "must be a program"),
-        (["play", "--save", "/no/such/dir/game.json"], "no such directory"),
+        (["play", "--save", "/no/such/dir/game.json"], "no directory '/no/such/dir'"),
+        # Checked before the game, not after it (where the game's record would be lost):
+        (["play", "--black", "random", "--white", "random", "--save", "/"], "--save '/': is a directory"),
+        (["play", "--black", "random", "--white", "random", "--save", ""], "--save '': no file name"),
+        (["play", "--black", "random", "--white", "random", "--load", ""], "no file name given"),
+        (["play", "--black", "random", "--white", "random", "--load", "/dev/null"], "empty, not a game record"),
+        (["replay", "--all", "/dev/null"], "/dev/null: empty, not a game record"),
         (["fly"], "invalid choice"),
         ([], "required"),
     ],
@@ -250,6 +256,14 @@ def test_bad_command_lines_exit_2_with_a_message(
     status, err = run_cli(args, capsys)
     assert status == 2
     assert needle in err
+
+
+def test_the_gui_without_a_screen_says_so_instead_of_waiting_on_an_invisible_window() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    done = subprocess.run(reversi("gui", "--ai", "random"), capture_output=True, text=True, timeout=WAIT, env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("reversi gui: error: no display to open a window on")
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_help_lists_the_subcommands_and_specs(capsys: pytest.CaptureFixture[str]) -> None:
