@@ -18,6 +18,7 @@ side that has to pass.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
@@ -133,7 +134,7 @@ class GTPServer:
         colour = self._colour(args)
         try:
             seconds, moves = float(args[1]), int(args[2])
-            if len(args) != 3 or not seconds == seconds or moves < 0:
+            if len(args) != 3 or not math.isfinite(seconds) or moves < 0:
                 raise ValueError
         except (ValueError, IndexError):
             raise GTPError("syntax error: time_left COLOUR SECONDS MOVES") from None

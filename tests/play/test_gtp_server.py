@@ -147,6 +147,8 @@ def test_no_time_limits_and_players_by_depth_keep_their_own_budget() -> None:
         ("time_left b", "time_left COLOUR"),
         ("time_left b soon 0", "time_left COLOUR"),
         ("time_left b 3 -1", "time_left COLOUR"),
+        ("time_left b inf 0", "time_left COLOUR"),
+        ("time_left b -1e400 0", "time_left COLOUR"),
         ("time_left purple 3 0", "expected a colour"),
     ],
 )
