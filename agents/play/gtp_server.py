@@ -14,25 +14,49 @@ that clock right; a player by depth or simulations keeps its budget.
 Vertices are this package's squares (``D3``, A1 the top-left corner) or
 ``pass``. A forced pass the client skips (as gtp-rhino does) is played for the
 side that has to pass.
+
+A misbehaving player cannot break the session. Black's player is built at
+start-up, so a spec that cannot be built is one line before any command
+(``prepare``). Under a time limit (``--time-limit``, default 60 s; ``off``
+builds every player in this process, with no limit) a ``python:`` or
+``classic:`` player runs in a process of its own (``agents.play.isolation``)
+and a ``gtp:`` engine in its own program: ``genmove`` gives it what the
+controller's clock has left (``time_settings`` / ``time_left``, main time and
+the current byo-yomi period, plus ``CLOCK_GRACE``) or else the time limit, and
+stops it after that. A late move, a crash, an exception or ``sys.exit()`` in
+the player is a GTP failure, ``? player timeout: ...`` or ``? player error:
+...``, as GTP answers any command it cannot carry out; the position is
+unchanged, the player is rebuilt at its next move, and the session goes on, so
+a controller (gogui-twogtp, Quarry) ends or scores that game as it does for any
+engine failure and can start the next with ``clear_board``. What a player
+prints goes to stderr, never into the answers (``engine_cli`` sends this
+process's stdout there, the isolated player's too); our own players (``mcts``,
+``alphabeta``...) keep their own budgets.
 """
 
 from __future__ import annotations
 
 import math
 import sys
+import time
 from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
-from agents.play.isolation import read_answer, safe_repr
-from agents.play.specs import parse_spec
+from agents.arena.tournament import close_agent
+from agents.base import MoveTimeout, TimedAgent
+from agents.play.isolation import PlayerError, PlayerStartError, build_player, read_answer, safe_repr
+from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from agents.search.timecontrol import GameClock
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action
-from reversi_env.observation import observe
+from reversi_env.observation import Observation, observe
 from reversi_env.state import GameState, Player
 
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
+CLOCK_GRACE = 0.5
+"""Seconds past what the controller's clock has left before a player is stopped:
+the controller judges a late move itself; this only ends one that never comes."""
 
 
 def _version() -> str:
@@ -47,15 +71,69 @@ class GTPError(Exception):
     """A command the server refuses: answered with ``? message``."""
 
 
+def build_engine_player(
+    spec: PlayerSpec, colour: Player, *, seed: int | None, default_time: float, time_limit: float | None
+) -> Any:
+    """``spec``'s player of ``colour`` for an engine session, ready to move: under
+    ``time_limit`` a ``python:``/``classic:`` one in a process of its own that reads
+    no stdin and prints to stderr (``build_player``). SpecError, one line naming
+    the spec, if it cannot be built, whatever it raised (``sys.exit()`` too)."""
+    try:
+        player = build_player(spec, colour, seed=seed, default_time=default_time, time_limit=time_limit, protocol=True)
+        wait_ready = getattr(player, "wait_ready", None)
+        if callable(wait_ready):
+            wait_ready()  # loading the player's code: its failure is the spec's
+    except (Exception, SystemExit) as e:
+        if isinstance(e, SpecError) and spec.text in str(e):
+            raise
+        raise SpecError(f"cannot build player {spec.text!r}: {_one_line(e)}") from e
+    return player
+
+
+def engine_move(player: Any, observation: Observation, limit: float | None) -> object:
+    """The player's answer: a player in a process of its own (an isolated one, a
+    GTP engine) is stopped after ``limit`` seconds (MoveTimeout); our own players
+    keep their own budgets."""
+    if not isinstance(player, TimedAgent):
+        return player.act(observation)
+    try:
+        return player.act_timed(observation, limit)
+    except MoveTimeout as e:
+        if limit is None:  # an engine's own reply timeout: its text says it
+            raise
+        raise MoveTimeout(f"no move within {limit:g} s; the player was stopped") from e
+
+
+def _one_line(error: BaseException) -> str:
+    """What ``error`` says, on one line: our own errors' text says what happened, others get their type."""
+    ours = isinstance(error, (MoveTimeout, PlayerError, PlayerStartError, SpecError))
+    return " ".join((str(error) if ours else f"{type(error).__name__}: {error}").split())[:300]
+
+
+def player_failure(error: BaseException) -> str:
+    """One line for what went wrong in a player: a late move, a crash, what it
+    raised (``sys.exit()`` too)."""
+    return f"{'player timeout' if isinstance(error, MoveTimeout) else 'player error'}: {_one_line(error)}"
+
+
+def drop_player(players: dict[Player, Any], colour: Player) -> None:
+    """Forget the player of ``colour`` and end its process, if it has one."""
+    close_agent(players.pop(colour, None))
+
+
 class GTPServer:
     """The state of one GTP session: the position and the player of each colour
-    (built from ``spec`` when first asked to move, one per colour)."""
+    (built from ``spec``, one per colour: black's at ``prepare``, else at its first move)."""
 
-    def __init__(self, spec: str, *, seed: int | None = None, default_time: float = 1.0) -> None:
-        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is malformed."""
+    def __init__(
+        self, spec: str, *, seed: int | None = None, default_time: float = 1.0, time_limit: float | None = 60.0
+    ) -> None:
+        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is
+        malformed. ``time_limit``: seconds a move when the controller keeps no clock."""
         self.spec = parse_spec(spec)
         self.seed = seed
         self.default_time = default_time
+        self.time_limit = time_limit
         self.state = GameState.initial()
         self.players: dict[Player, Any] = {}
         self.clocks: dict[Player, GameClock] = {}
@@ -97,10 +175,13 @@ class GTPServer:
         self.state = GameState.initial()
         for clock in self.clocks.values():
             clock.reset()
-        for player in self.players.values():
+        for colour, player in list(self.players.items()):
             reset = getattr(player, "reset", None)
-            if callable(reset):
-                reset()
+            try:
+                if callable(reset):
+                    reset()
+            except (Exception, SystemExit):
+                drop_player(self.players, colour)  # built afresh at its next move
         return ""
 
     def _play(self, args: list[str]) -> str:
@@ -127,7 +208,7 @@ class GTPServer:
         except (ValueError, IndexError):
             raise GTPError("syntax error: time_settings MAIN_SECONDS BYO_YOMI_SECONDS BYO_YOMI_MOVES") from None
         self.clocks = {} if clock is None else {0: clock, 1: GameClock(main, period, moves)}
-        self.players.clear()  # rebuilt at their next move, on the new clocks
+        self._drop_timed((0, 1))
         return ""
 
     def _time_left(self, args: list[str]) -> str:
@@ -141,14 +222,32 @@ class GTPServer:
         if colour not in self.clocks:
             # A clock only ever reported: the main time as it stands, or a period of this length.
             self.clocks[colour] = GameClock(max(seconds, 0.0)) if moves == 0 else GameClock(0.0, 1.0, moves)
-            self.players.pop(colour, None)
+            self._drop_timed((colour,))
         self.clocks[colour].set_left(seconds, moves)
         return ""
+
+    def _drop_timed(self, colours: Iterable[Player]) -> None:
+        """Forget the timed players of ``colours``: rebuilt at their next move, on the new clocks."""
+        for colour in colours:
+            if getattr(self.players.get(colour), "timed", False):
+                drop_player(self.players, colour)
+
+    def prepare(self) -> None:
+        """Build black's player now, so a spec that cannot be built is reported
+        before any command (SpecError); white's is built at its first move."""
+        self._player(0)
+
+    def close(self) -> None:
+        """End the players' processes (the session is over)."""
+        for colour in list(self.players):
+            drop_player(self.players, colour)
 
     def _player(self, colour: Player) -> Any:
         """The player of ``colour``, built at its first move; a timed one plays on the controller's clock."""
         if colour not in self.players:
-            player: Any = self.spec.build(colour, seed=self.seed, default_time=self.default_time)
+            player = build_engine_player(
+                self.spec, colour, seed=self.seed, default_time=self.default_time, time_limit=self.time_limit
+            )
             if colour in self.clocks and getattr(player, "timed", False):
                 player.clock = self.clocks[colour]
             self.players[colour] = player
@@ -162,13 +261,32 @@ class GTPServer:
         if self.state.legal_actions() == [PASS]:
             self.state = self.state.apply(PASS)
             return "pass"
-        answer = self._player(colour).act(observe(self.state, colour))
+        player = self._player(colour)
+        clock = self.clocks.get(colour)
+        started = time.perf_counter()
+        try:
+            answer = engine_move(player, observe(self.state, colour), self._move_limit(colour))
+        except BaseException:
+            drop_player(self.players, colour)
+            raise
+        if clock is not None and not getattr(player, "timed", False):  # a timed player keeps its clock itself
+            clock.spend(time.perf_counter() - started)
         try:
             action = read_answer(answer)
             self.state = self.state.apply(action)
         except ValueError:
             raise GTPError(f"the player answered {safe_repr(answer)}, not a legal move") from None
         return action_name(action)
+
+    def _move_limit(self, colour: Player) -> float | None:
+        """Seconds a player in a process of its own gets for this move: what its
+        clock has left, the current byo-yomi period included, plus ``CLOCK_GRACE``;
+        with no clock, ``time_limit``."""
+        clock = self.clocks.get(colour)
+        if clock is None:
+            return self.time_limit
+        period = clock.period if clock.moves_left == 0 else 0.0
+        return max(clock.left, 0.0) + period + CLOCK_GRACE
 
     def _final_score(self, args: list[str]) -> str:
         black, white = self.state.score()
@@ -193,8 +311,8 @@ class GTPServer:
             body = handler(args)
         except (GTPError, InvalidMoveError) as e:
             return f"?{ident} {e}\n\n"
-        except Exception as e:  # the player's own failure: an answer, not a crash of the session
-            return f"?{ident} player error: {type(e).__name__}: {str(e)[:200]}\n\n"
+        except (Exception, SystemExit) as e:  # the player's own failure: an answer, not the session's end
+            return f"?{ident} {player_failure(e)}\n\n"
         reply = f"={ident} {body}".rstrip() + "\n\n"
         return None if command == "quit" else reply
 

@@ -11,7 +11,9 @@ started again, fresh, by ``reset``).
 
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
-print, and even read input):
+print, and even read input; under ``reversi gtp``/``nboard``, whose stdin and
+stdout carry a protocol, ``protocol=True`` gives it no stdin and sends its
+stdout to stderr):
 
 - child -> parent, at start: ``{"boot": pid}`` once our code is imported, then
   ``{"ready": name}`` once the player is built, or ``{"fail": text}``;
@@ -50,7 +52,7 @@ import numpy as np
 
 from agents.base import MoveTimeout, QuitGame, TamperedBoard
 from agents.play import processes
-from agents.play.specs import SpecError, parse_spec
+from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import to_action
 from reversi_env.observation import Observation
@@ -119,27 +121,31 @@ def read_answer(value: object) -> int:
 
 
 def build_player(
-    spec: str,
+    spec: str | PlayerSpec,
     color: object,
     *,
     seed: int | None = None,
     default_time: float = 1.0,
     time_limit: float | None = None,
+    protocol: bool = False,
 ) -> Any:
-    """The player ``spec`` names, playing ``color``: under a time limit a
-    ``python:`` or ``classic:`` player is an ``IsolatedPlayer`` and a ``gtp:``
-    engine waits for its engine at most ``time_limit`` seconds to start;
-    everything else is built here (``PlayerSpec.build``). SpecError if it cannot be."""
-    parsed = parse_spec(spec)
+    """The player ``spec`` (text or parsed) names, playing ``color``: under a time limit a
+    ``python:`` or ``classic:`` player is an ``IsolatedPlayer`` (``protocol``:
+    see there) and a ``gtp:`` engine waits for its engine at most ``time_limit``
+    seconds to start; everything else is built here (``PlayerSpec.build``).
+    SpecError if it cannot be."""
+    parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
     if time_limit is not None and parsed.kind in ISOLATED_KINDS:
-        return IsolatedPlayer(spec, color, seed=seed, default_time=default_time, timeout=time_limit)
+        return IsolatedPlayer(
+            parsed.text, color, seed=seed, default_time=default_time, timeout=time_limit, protocol=protocol
+        )
     if time_limit is not None and parsed.kind == "gtp":
         from agents.play.gtp import EngineError, GTPEngine
 
         try:
             return GTPEngine(parsed.target, start_timeout=time_limit, timeout=max(time_limit, 60.0))
         except (EngineError, ValueError) as e:
-            raise SpecError(f"cannot build player {spec!r}: {e}") from e
+            raise SpecError(f"cannot build player {parsed.text!r}: {e}") from e
     return parsed.build(color, seed=seed, default_time=default_time)
 
 
@@ -159,6 +165,7 @@ class IsolatedPlayer:
         seed: int | None = None,
         default_time: float = 1.0,
         timeout: float | None = 60.0,
+        protocol: bool = False,
     ) -> None:
         """Start the child at once (it boots while the caller does other
         things); the first ``reset`` or move waits for it."""
@@ -166,6 +173,7 @@ class IsolatedPlayer:
         self.spec = spec
         self.name = spec
         self.timeout = timeout
+        self.protocol = protocol
         self._config = {"spec": spec, "color": color, "seed": seed, "default_time": default_time}
         self._proc: subprocess.Popen[bytes] | None = None
         self._send_fd = -1
@@ -188,6 +196,8 @@ class IsolatedPlayer:
                 ours=True,
                 pass_fds=(to_child_r, from_child_w),
                 env=env,
+                stdin=subprocess.DEVNULL if self.protocol else None,
+                stdout=2 if self.protocol else None,  # file descriptor 2: our stderr
             )
         except OSError as e:
             raise PlayerStartError(f"cannot start a process for {self.spec!r}: {e}") from e

@@ -29,6 +29,17 @@ result ``v`` in [-1, 1] shows as ``64 v`` (a sure win +64, not a predicted
 margin) and its depth field carries the move's visits. Commands run one after
 another, so ``pong N`` always follows everything sent before ``ping N``.
 A malformed command gets one ``status`` line saying what was wrong.
+
+A misbehaving player cannot break the session (as under ``reversi gtp``, see
+``agents.play.gtp_server``): black's player is built at start-up, so a spec
+that cannot be built is one line before any command; under ``--time-limit``
+(default 60 s; ``off``: no limit, every player in this process) a ``python:``
+or ``classic:`` player runs in a process of its own and a ``go`` it does not
+answer in time stops it. NBoard has no failure answer to ``go``, so a late
+move, a crash, an exception or ``sys.exit()`` in the player is one ``status
+player timeout: ...`` / ``status player error: ...`` line, which NBoard shows
+in its status bar; no move is sent, the player is rebuilt at its next ``go``
+and the session goes on. What a player prints goes to stderr.
 """
 
 from __future__ import annotations
@@ -40,6 +51,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
+from agents.play.gtp_server import build_engine_player, drop_player, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.records import RecordError, from_ggf
 from agents.play.specs import parse_spec
@@ -85,12 +97,20 @@ class NBoardServer:
     NBoard asked for, and the player of each colour (built when first asked)."""
 
     def __init__(
-        self, spec: str, *, seed: int | None = None, default_time: float = 1.0, out: TextIO = sys.stdout
+        self,
+        spec: str,
+        *,
+        seed: int | None = None,
+        default_time: float = 1.0,
+        time_limit: float | None = 60.0,
+        out: TextIO = sys.stdout,
     ) -> None:
-        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is malformed."""
+        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is
+        malformed. ``time_limit``: seconds a ``go`` (see the module docstring)."""
         self.spec = parse_spec(spec)
         self.seed = seed
         self.default_time = default_time
+        self.time_limit = time_limit
         self.out = out
         self.start = GameState.initial()
         self.moves: list[int] = []
@@ -148,7 +168,7 @@ class NBoardServer:
             raise NBoardError(f"set depth: the depth must be at least 1, got {depth}")
         if self.spec.kind == "alphabeta" and "depth" not in self.spec.options:
             self.depth = min(depth, MAX_DEPTH)
-            self.players.clear()
+            self.close()
         self._send(f"set myname {self.name}")
 
     def _set_game(self, text: str) -> None:
@@ -187,7 +207,11 @@ class NBoardServer:
         self._send("status thinking")
         player = self._player(state.player)
         started = time.perf_counter()
-        answer = player.act(observe(state, state.player))
+        try:
+            answer = engine_move(player, observe(state, state.player), self.time_limit)
+        except BaseException:
+            drop_player(self.players, state.player)  # built afresh at its next go
+            raise
         seconds = time.perf_counter() - started
         try:
             action = read_answer(answer)
@@ -233,12 +257,24 @@ class NBoardServer:
 
     # -- players and searches ---------------------------------------------------------
 
+    def prepare(self) -> None:
+        """Build black's player now, so a spec that cannot be built is reported
+        before any command (SpecError); white's is built when first needed."""
+        self._player(0)
+
+    def close(self) -> None:
+        """End the players' processes (the session is over, or the depth changed)."""
+        for colour in list(self.players):
+            drop_player(self.players, colour)
+
     def _player(self, colour: Player) -> Any:
         if colour not in self.players:
             spec = self.spec
             if self.depth is not None:
                 spec = replace(spec, options={**spec.options, "depth": self.depth})
-            self.players[colour] = spec.build(colour, seed=self.seed, default_time=self.default_time)
+            self.players[colour] = build_engine_player(
+                spec, colour, seed=self.seed, default_time=self.default_time, time_limit=self.time_limit
+            )
         return self.players[colour]
 
     def _searcher(self, colour: Player) -> MCTSAgent:
@@ -295,8 +331,8 @@ class NBoardServer:
             handler(args)
         except NBoardError as e:
             self._send(f"status {e}")
-        except Exception as e:  # the player's own failure: a status line, not a crash of the session
-            self._send(f"status player error: {type(e).__name__}: {str(e)[:200]}".replace("\n", " "))
+        except (Exception, SystemExit) as e:  # the player's own failure: a status line, not the session's end
+            self._send(f"status {player_failure(e)}")
         return True
 
     def serve(self, lines: Iterable[str]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -16,6 +18,7 @@ from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name
+from tests.conftest import REPO_ROOT
 
 RHINO = "/usr/games/gtp-rhino"
 SERVER = [sys.executable, "-m", "agents", "gtp", "--player", "greedy", "--seed", "1"]
@@ -155,3 +158,138 @@ def test_no_time_limits_and_players_by_depth_keep_their_own_budget() -> None:
 def test_bad_time_commands_are_one_line_errors(command: str, needle: str) -> None:
     reply = GTPServer("alphabeta:time=1").handle(command)
     assert reply is not None and reply.startswith("? ") and needle in reply and reply.count("\n") == 2
+
+
+MISBEHAVING = {
+    "hang.py": "import pathlib, time\n\n"
+    "def policy(obs):\n"
+    "    pathlib.Path(__file__).with_name('moving').touch()\n"
+    "    time.sleep(1000)\n",
+    "printer.py": "import numpy as np\n\n"
+    "def policy(obs):\n"
+    "    print('= A1')\n"
+    "    print('=== A1/0/0', flush=True)\n"
+    "    return int(np.flatnonzero(obs['action_mask'])[0])\n",
+    "exiter.py": "import sys\n\ndef policy(obs):\n    sys.exit(0)\n",
+    "exit_at_import.py": "import sys\n\nsys.exit(3)\n\ndef policy(obs):\n    return 19\n",
+    "no_import.py": "import no_such_module_of_this_test\n\ndef policy(obs):\n    return 19\n",
+    "ctor.py": "class P:\n    def __init__(self, symbol):\n        raise KeyError('k')\n\n"
+    "    def get_move(self, board):\n        return 0\n",
+    "ownmod.py": "import numpy as np\n\n"
+    "def make():\n    return lambda obs: int(np.flatnonzero(obs['action_mask'])[-1])\n",
+}
+"""Player files that misbehave (and one module imported by name), written where the engine runs."""
+UNBUILDABLE = [
+    "python:exit_at_import.py:policy",
+    "python:no_import.py:policy",
+    "classic:ctor.py:P",
+    "python:no_such_module_of_this_test:make",
+    "gtp:./no-such-engine",
+]
+"""Specs that parse but whose player cannot be built."""
+SHOWBOARD = GTPServer("random").handle("showboard")
+
+
+def engine(command: str, cwd: Path, *args: str, python: tuple[str, ...] = ()) -> list[str]:
+    """The command line of ``reversi COMMAND ARGS`` with the misbehaving players written to ``cwd``."""
+    for name, text in MISBEHAVING.items():
+        (cwd / name).write_text(text)
+    return [sys.executable, *python, "-m", "agents", command, *args]
+
+
+def run_engine(
+    command: str, cwd: Path, *args: str, given: str, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``reversi COMMAND ARGS`` run in ``cwd`` to the end of ``given``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        engine(command, cwd, *args, python=python),
+        input=given,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_a_hanging_player_is_stopped_by_the_time_limit_or_the_clock_and_the_session_goes_on(tmp_path: Path) -> None:
+    done = run_engine(
+        "gtp",
+        tmp_path,
+        "--player",
+        "python:hang.py:policy",
+        "--time-limit",
+        "0.3",
+        given="genmove b\ntime_left b 0.2 0\ngenmove b\nshowboard\nquit\n",
+    )
+    assert done.stdout == (
+        "? player timeout: no move within 0.3 s; the player was stopped\n\n=\n\n"
+        "? player timeout: no move within 0.7 s; the player was stopped\n\n"  # the clock's 0.2 s and CLOCK_GRACE
+        f"{SHOWBOARD}=\n\n"
+    ), done.stderr
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("limit", ["0.5", "off"])
+def test_what_a_player_prints_goes_to_stderr_not_into_the_answers(tmp_path: Path, limit: str) -> None:
+    done = run_engine(
+        "gtp", tmp_path, "--player", "python:printer.py:policy", "--time-limit", limit, given="genmove b\nquit\n"
+    )
+    assert done.stdout == "= D3\n\n=\n\n"
+    assert done.returncode == 0 and "= A1" in done.stderr
+
+
+@pytest.mark.parametrize("limit", ["0.5", "off"])
+def test_sys_exit_in_a_move_is_a_failure_not_the_end_of_the_session(tmp_path: Path, limit: str) -> None:
+    done = run_engine(
+        "gtp",
+        tmp_path,
+        "--player",
+        "python:exiter.py:policy",
+        "--time-limit",
+        limit,
+        given="genmove b\nshowboard\nquit\n",
+    )
+    assert done.stdout == f"? player error: SystemExit: 0\n\n{SHOWBOARD}=\n\n"
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("limit", ["0.5", "off"])
+@pytest.mark.parametrize("spec", UNBUILDABLE)
+def test_a_player_that_cannot_be_built_is_one_line_and_status_2_at_start_up(
+    tmp_path: Path, spec: str, limit: str
+) -> None:
+    done = run_engine("gtp", tmp_path, "--player", spec, "--time-limit", limit, given="name\ngenmove b\n")
+    assert done.returncode == 2 and done.stdout == ""
+    assert (
+        done.stderr.startswith(f"reversi gtp: error: cannot build player {spec!r}: ") and done.stderr.count("\n") == 1
+    )
+
+
+def test_a_module_named_by_a_python_spec_is_found_in_the_current_directory(tmp_path: Path) -> None:
+    # -P: no current directory on the path, as under the installed ``reversi`` script; as under ``reversi play``
+    # the player is built in a child process whose path starts with the directory the engine runs in.
+    done = run_engine("gtp", tmp_path, "--player", "python:ownmod:make", given="genmove b\n", python=("-P",))
+    assert done.stdout == "= E6\n\n" and done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("limit", ["0.5", "off"])
+def test_ctrl_c_during_a_move_still_ends_the_session_with_status_130(tmp_path: Path, limit: str) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
+    args = engine(
+        "gtp", tmp_path, "--player", "python:hang.py:policy", "--time-limit", "60" if limit == "0.5" else limit
+    )
+    with subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env
+    ) as proc:
+        assert proc.stdin is not None
+        proc.stdin.write("genmove b\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "moving").exists():
+            assert time.monotonic() < deadline and proc.poll() is None, "the player never started its move"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and out == "" and "Traceback" not in err

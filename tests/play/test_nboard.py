@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,7 @@ from agents.play.records import from_ggf, record, to_ggf
 from reversi_env import GameState
 from reversi_env.notation import PASS, parse_action
 from tests.conftest import REPO_ROOT, TEST_DATA
+from tests.play.test_gtp_server import UNBUILDABLE, run_engine
 
 GGF = (TEST_DATA / "ggs_triple0_saio3000.ggf").read_text()
 GAME = from_ggf(GGF)
@@ -262,7 +264,7 @@ def test_set_depth_sets_an_open_alphabeta_depth_and_nothing_the_command_line_fix
 
 
 def test_the_subcommand_refuses_a_human_and_bad_specs() -> None:
-    for spec, lines in (("human", 1), ("mcts:sims=-1", 2)):  # argparse adds its usage line
+    for spec, lines in (("human", 1), ("mcts:sims=-1", 3)):  # argparse adds its usage (two lines)
         done = subprocess.run(
             [sys.executable, "-m", "agents", "nboard", "--player", spec],
             input="",
@@ -303,3 +305,36 @@ def test_go_scores_any_players_move_exactly_near_the_end() -> None:
     state = position(52)
     assert float(move.group(2)) == -exact(state.apply(action_of(move.group(1))))
     assert server.state == state  # go leaves the board to NBoard's move
+
+
+@pytest.mark.parametrize(
+    ("spec", "limit", "answer"),
+    [
+        ("python:hang.py:policy", "0.3", "status player timeout: no move within 0.3 s; the player was stopped"),
+        ("python:exiter.py:policy", "0.5", "status player error: SystemExit: 0"),
+        ("python:exiter.py:policy", "off", "status player error: SystemExit: 0"),
+    ],
+)
+def test_a_player_that_hangs_or_exits_gets_a_status_line_and_the_session_goes_on(
+    tmp_path: Path, spec: str, limit: str, answer: str
+) -> None:
+    done = run_engine("nboard", tmp_path, "--player", spec, "--time-limit", limit, given="nboard 2\ngo\nping 1\n")
+    assert done.stdout.splitlines() == [f"set myname reversi-{spec}", "status thinking", answer, "pong 1"]
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("limit", ["0.5", "off"])
+def test_what_a_player_prints_goes_to_stderr_not_into_the_protocol(tmp_path: Path, limit: str) -> None:
+    spec = "python:printer.py:policy"
+    done = run_engine("nboard", tmp_path, "--player", spec, "--time-limit", limit, given="nboard 2\ngo\nping 1\n")
+    lines = done.stdout.splitlines()
+    assert lines[:2] == [f"set myname reversi-{spec}", "status thinking"] and lines[3:] == ["status", "pong 1"]
+    assert lines[2].startswith("=== D3/0.00/") and "=== A1" in done.stderr and done.returncode == 0
+
+
+@pytest.mark.parametrize("spec", UNBUILDABLE)
+def test_a_player_that_cannot_be_built_is_one_line_and_status_2_at_start_up(tmp_path: Path, spec: str) -> None:
+    done = run_engine("nboard", tmp_path, "--player", spec, "--time-limit", "0.5", given="nboard 2\ngo\n")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"reversi nboard: error: cannot build player {spec!r}: ")
+    assert done.stderr.count("\n") == 1
