@@ -41,6 +41,7 @@ from agents.play import waits
 from agents.play.datafiles import load_json
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
+from reversi_env.errors import IllegalMoveError
 from reversi_env.notation import action_name, parse_action
 from reversi_env.state import GameState
 
@@ -77,7 +78,7 @@ class Opening:
     @classmethod
     def parse(cls, text: str) -> Opening:
         """An opening from a transcript: ``"f5d6c3"``, ``"F5 D6 C3"``, ``"start"``;
-        raises ValueError (InvalidMoveError / IllegalMoveError) naming the move."""
+        raises ValueError (InvalidMoveError / IllegalMoveError) naming the move, in one line."""
         t = "".join(text.replace(",", " ").split())
         if t.lower() in ("", "start"):
             return cls()
@@ -88,7 +89,10 @@ class Opening:
         for i in range(0, len(t), 2):
             chunk = t[i : i + 2]
             action = parse_action("PASS" if chunk == TRANSCRIPT_PASS else chunk)
-            state = state.apply(action)
+            try:
+                state = state.apply(action)
+            except IllegalMoveError as e:  # its message shows the board below: a line for a file's error
+                raise IllegalMoveError(f"move {i // 2 + 1}: {str(e).splitlines()[0]}") from None
             moves.append(action_name(action))
         if state.is_terminal():
             raise ValueError(f"opening {text!r} ends the game")
@@ -136,7 +140,11 @@ def load_openings(path: str | Path) -> list[Opening]:
     ValueError naming the line for a bad or repeated one."""
     openings: list[Opening] = []
     seen: dict[GameState, int] = {}
-    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not a text file of openings ({e.reason} at byte {e.start})") from None
+    for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue

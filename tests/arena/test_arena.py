@@ -79,7 +79,11 @@ def test_load_openings_names_bad_lines(tmp_path: Path) -> None:
     f.write_text("# my book\nf5d6\n\nf5f6  # perpendicular\n")
     assert [o.name for o in load_openings(f)] == ["f5d6", "f5f6"]
     f.write_text("f5d6\nf5a1\n")
-    with pytest.raises(ValueError, match=r"openings.txt:2"):
+    with pytest.raises(ValueError) as info:
+        load_openings(f)
+    assert str(info.value) == f"{f}:2: move 2: illegal move A1 (0) for O: it flips nothing or the square is taken"
+    f.write_bytes(b"\xff\xfef5d6\n")
+    with pytest.raises(ValueError, match=r"openings.txt: not a text file of openings \(invalid start byte at byte 0"):
         load_openings(f)
     f.write_text("f5d6\nF5 D6\n")
     with pytest.raises(ValueError, match="repeats the position of line 1"):
