@@ -604,12 +604,26 @@ def run_tournament(
     return ratings_from_records(ResultsData(tournament, games), anchor)
 
 
+def _begins_with_a_tournament(path: Path) -> bool:
+    """Whether ``path``'s first line is an arena tournament line (a results file)."""
+    with path.open("rb") as f:
+        first = f.readline(1 << 20)
+    try:
+        return bool(load_json(first).get("type") == "tournament")
+    except (ValueError, AttributeError):
+        return False
+
+
 def prepare_results(tournament: Tournament, path: Path, resume: bool) -> ResultsData:
     """Check ``path`` against the tournament (repairing a cut last line on
     resume) and return what it holds; ValueError if it would mix tournaments
     or overwrite games."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory: --out names a results file")
     if not path.exists() or not path.stat().st_size:
         return ResultsData(tournament, [])
+    if not resume and not _begins_with_a_tournament(path):
+        raise ValueError(f"{path} holds something other than arena results: choose another --out")
     if not resume:
         raise ValueError(f"{path} already holds results: pass --resume to continue it, or choose another --out")
     data = read_results(path, repair=True)

@@ -233,6 +233,8 @@ def run_ratings(args: argparse.Namespace) -> int:
     try:
         for f in args.files:
             data = read_results(f)
+            if data.truncated and data.tournament is None and not data.games:
+                raise ValueError(f"{f}: not a results file of reversi arena")
             if data.truncated:
                 print(f"{f}: ignored a half-written last line", file=sys.stderr)
             if data.duplicates:

@@ -229,6 +229,24 @@ def test_resume_of_a_file_cut_in_its_first_line_starts_afresh(tmp_path: Path) ->
     assert data.tournament == t and len(data.games) == 2 and not data.truncated
 
 
+def test_an_out_that_is_not_a_results_file_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    with pytest.raises(ValueError, match=r"notes.txt holds something other than arena results"):
+        run_tournament(t, notes, jobs=1)
+    with pytest.raises(ValueError, match=r"is a directory: --out names a results file"):
+        run_tournament(t, tmp_path, jobs=1)
+    assert notes.read_text() == "my notes\n"
+    run_tournament(t, tmp_path / "r.jsonl", jobs=1)
+    with pytest.raises(ValueError, match=r"r.jsonl already holds results: pass --resume"):
+        run_tournament(t, tmp_path / "r.jsonl", jobs=1)
+    assert cli_main(["ratings", str(notes)]) == 2
+    assert capsys.readouterr().err == f"reversi ratings: error: {notes}: not a results file of reversi arena\n"
+
+
 def test_a_wrong_record_at_the_end_is_reported_not_cut(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     t = Tournament.create(["random", "alphabeta:1"], games=2)
