@@ -401,7 +401,8 @@ def register(sub: Any) -> None:
     opening.add_argument(
         "--start",
         metavar="POSITION",
-        help="start from a transcript (f5d6c3) or a board: 64 characters X/O/. from A1 to H8, then X or O to move",
+        help="start from a transcript (f5d6c3) or a board: 64 characters X/O/. from A1 to H8, then X or O to move "
+        "(a board that starts with - needs --start=...)",
     )
     play.set_defaults(func=play_command)
 
