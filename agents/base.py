@@ -7,6 +7,7 @@ meet anything else in ``play_game``, the arena, the CLI and the GUI.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -89,3 +90,12 @@ def state_to_move(observation: Observation, player: object = BLACK) -> GameState
     if not np.array_equal(mask != 0, state.legal_mask() != 0):
         raise InvalidPositionError(f"the action_mask disagrees with the discs on the planes\n{state}")
     return state
+
+
+def close_agent(agent: object) -> None:
+    """Call ``agent.close()`` if it has one (external engines end their process);
+    a close that fails is ignored, as there is nothing left to save."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()

@@ -14,6 +14,7 @@ from conftest import REPO_ROOT
 RANKS = {
     "reversi_env": 0,
     "agents.base": 1,
+    "agents.datafiles": 1,  # files as data (atomic writes, strict reads): weights, records, results, checkpoints
     "agents.search": 2,
     "agents.learn": 3,
     "agents.play": 4,

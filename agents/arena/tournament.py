@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
-from agents.base import Agent, MoveTimeout
+from agents.base import Agent, MoveTimeout, close_agent
+from agents.datafiles import load_json
 from agents.play import waits
-from agents.play.datafiles import load_json
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
 from reversi_env.errors import IllegalMoveError
@@ -317,14 +317,6 @@ def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = No
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
     agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit)
     return agent
-
-
-def close_agent(agent: object) -> None:
-    """Call ``agent.close()`` if it has one (external engines end their process)."""
-    close = getattr(agent, "close", None)
-    if callable(close):
-        with contextlib.suppress(Exception):
-            close()
 
 
 def play_scheduled(game: ScheduledGame, time_limit: float | None = 60.0, max_illegal: int = 3) -> dict[str, Any]:

@@ -37,6 +37,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from agents.datafiles import load_json, write_bytes_atomic, write_text_atomic
 from agents.learn.network import (
     NetConfig,
     NetworkEvaluator,
@@ -47,7 +48,6 @@ from agents.learn.network import (
 )
 from agents.learn.supervised import labelled_positions
 from agents.learn.training import ReplayBuffer, Samples, train_steps
-from agents.play.datafiles import load_json, write_bytes_atomic, write_text_atomic
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play
 

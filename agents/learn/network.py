@@ -29,7 +29,7 @@ from numba import njit
 from torch import nn
 from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
-from agents.play.datafiles import write_bytes_atomic
+from agents.datafiles import write_bytes_atomic
 from reversi_env.bitboard import U0, U1, legal_moves
 from reversi_env.symmetry import SYMMETRIES
 

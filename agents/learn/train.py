@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from agents.datafiles import read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.play.datafiles import read_npz, write_bytes_atomic
 from agents.search.patterns import SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from agents.datafiles import read_npz, write_bytes_atomic
 from agents.learn.network import NUM_ACTIONS, PolicyValueNet, augment, encode, loss_terms
-from agents.play.datafiles import read_npz, write_bytes_atomic
 
 
 @dataclass

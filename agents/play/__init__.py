@@ -3,8 +3,9 @@
 course players (``human``, ``course``: the course framework), external engines
 over GTP (``gtp``, on ``gtp_connection``: the engine process and its replies)
 and our players as GTP engines (``gtp_server``), players in a process of their
-own (``isolation``, on ``processes``), data files written atomically and
-read strictly (``datafiles``), and waits on those threads that Ctrl-C ends (``waits``).
+own (``isolation``, on ``processes``), and waits on those threads that Ctrl-C
+ends (``waits``). Data files are written and read by ``agents.datafiles``, a room
+below search, which every room uses.
 
 Imports ``agents.search`` and below, never the arena or the user interfaces.
 """

@@ -43,8 +43,7 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
-from agents.arena.tournament import close_agent
-from agents.base import MoveTimeout, TimedAgent
+from agents.base import MoveTimeout, TimedAgent, close_agent
 from agents.play.isolation import PlayerError, PlayerStartError, build_player, read_answer, safe_repr
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from agents.search.timecontrol import GameClock

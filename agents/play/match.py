@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
+from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.adapters import adapt
-from agents.play.datafiles import load_json
 from agents.play.isolation import bounded, build_player, read_answer, safe_repr
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action

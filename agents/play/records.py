@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agents.play.datafiles import write_text_atomic
+from agents.datafiles import write_text_atomic
 from agents.play.match import GameResult
 from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.notation import PASS, action_name, parse_square

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from numba import float32, float64, njit, uint64
 
-from agents.play.datafiles import read_npz, write_bytes_atomic
+from agents.datafiles import read_npz, write_bytes_atomic
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount

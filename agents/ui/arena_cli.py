@@ -28,7 +28,7 @@ from agents.arena.tournament import (
     read_results,
     run_tournament,
 )
-from agents.play.datafiles import write_text_atomic
+from agents.datafiles import write_text_atomic
 from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int
 
 ARENA_EPILOG = """\

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.tournament import MAX_OPENING_PLIES
+from agents.datafiles import check_writable
 from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
 from agents.learn.train import TrainConfig, load_data, train_to_file
-from agents.play.datafiles import check_writable
 from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 

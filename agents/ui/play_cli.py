@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.base import QuitGame, reset_agent
-from agents.play.datafiles import check_writable
+from agents.base import QuitGame, close_agent, reset_agent
+from agents.datafiles import check_writable
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
@@ -166,13 +166,6 @@ def _taken_back(game: GameResult, color: int) -> int:
     return len(game.moves)
 
 
-def _close(players: list[object]) -> None:
-    for p in players:
-        close = getattr(p, "close", None)  # external engines end their process
-        if callable(close):
-            close()
-
-
 def _finish(result: GameResult, save: str | None) -> int:
     """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
@@ -285,7 +278,8 @@ def play_command(args: argparse.Namespace) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     finally:
-        _close(players)
+        for player in players:
+            close_agent(player)
 
 
 def _play(args: argparse.Namespace, players: list[object]) -> int:

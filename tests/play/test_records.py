@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import TEST_DATA, random_game
 
-from agents.play.datafiles import check_writable
+from agents.datafiles import check_writable
 from agents.play.match import GameResult, play_game
 from agents.play.records import (
     RecordError,
