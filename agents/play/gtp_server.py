@@ -282,10 +282,7 @@ class GTPServer:
         clock has left, the current byo-yomi period included, plus ``CLOCK_GRACE``;
         with no clock, ``time_limit``."""
         clock = self.clocks.get(colour)
-        if clock is None:
-            return self.time_limit
-        period = clock.period if clock.moves_left == 0 else 0.0
-        return max(clock.left, 0.0) + period + CLOCK_GRACE
+        return self.time_limit if clock is None else clock.seconds_to_flag() + CLOCK_GRACE
 
     def _final_score(self, args: list[str]) -> str:
         black, white = self.state.score()

@@ -176,6 +176,11 @@ class GameClock:
         share = phase_weight(empties) / sum(phase_weight(e) for e in mine)
         return max(self.left * min(share, MAX_MOVE_SHARE), 1e-3)
 
+    def seconds_to_flag(self) -> float:
+        """Seconds this move may take before the clock is lost: what is left, and
+        the first byo-yomi period too while the main time runs."""
+        return max(self.left, 0.0) + (self.period if self.moves_left == 0 else 0.0)
+
     def spend(self, seconds: float) -> None:
         """Take a move's ``seconds`` off the clock: a main time overrun is taken
         from the first byo-yomi period, and a period whose moves are played starts again."""

@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.tournament import MAX_OPENING_PLIES
-from agents.datafiles import check_writable
 from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
 from agents.learn.train import TrainConfig, load_data, train_to_file
 from agents.search.patterns import read_weights, save_weights
-from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
+from agents.ui.options import bounded_int, positive_float, positive_int, seed_int, unwritable_output
 
 
 def _unit(text: str) -> float:
@@ -156,17 +155,6 @@ def register(subparsers: Any) -> None:
     f.set_defaults(func=run_fit_eval)
 
 
-def _unwritable(command: str, flag: str, path: Path) -> bool:
-    """Whether ``path`` cannot be written, said in one line: checked before the
-    work, so a run does not find out only when it saves."""
-    try:
-        check_writable(path)
-    except OSError as e:
-        print(f"reversi {command}: error: {flag} {str(path)!r}: {e.strerror}", file=sys.stderr)
-        return True
-    return False
-
-
 def run_train_eval(args: argparse.Namespace) -> int:
     """``reversi train-eval``: train and write the weights; prints one line a round."""
     if args.games < args.rounds:
@@ -202,7 +190,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
     out = Path(args.out)
     checkpoints = Path(args.checkpoints) if args.checkpoints else None
     for flag, path in (("--out", out), ("--save-data", Path(args.save_data) if args.save_data else None)):
-        if path is not None and _unwritable("train-eval", flag, path):
+        if path is not None and unwritable_output("train-eval", flag, path):
             return 2
     if checkpoints is not None:
         try:
@@ -211,7 +199,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
             reason = "not a directory" if isinstance(e, FileExistsError) else e.strerror
             print(f"reversi train-eval: error: --checkpoints {args.checkpoints!r}: {reason}", file=sys.stderr)
             return 2
-        if _unwritable("train-eval", "--checkpoints", checkpoints / "round_0.npz"):
+        if unwritable_output("train-eval", "--checkpoints", checkpoints / "round_0.npz"):
             return 2
     try:
         reports = train_to_file(
@@ -240,7 +228,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
 def run_fit_eval(args: argparse.Namespace) -> int:
     """``reversi fit-eval``: one fit on saved positions; writes the weights with the command and the fit."""
     out = Path(args.out)
-    if _unwritable("fit-eval", "--out", out):
+    if unwritable_output("fit-eval", "--out", out):
         return 2
     try:
         rounds = load_data(Path(args.data))

@@ -5,8 +5,11 @@ same in every subcommand that takes it."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
+from agents.datafiles import check_writable
 from agents.play.match import MAX_SECONDS
 from agents.play.specs import SpecError, parse_spec
 
@@ -96,3 +99,14 @@ def add_think_time_option(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="MCTS thinking time per move when its spec sets neither time nor sims (default 2)",
     )
+
+
+def unwritable_output(command: str, flag: str, path: str | Path) -> bool:
+    """Whether ``flag``'s file ``path`` cannot be written, said in one line on
+    stderr: checked before the work, so a game or a run is not lost at its end."""
+    try:
+        check_writable(path)
+    except OSError as e:
+        print(f"reversi {command}: error: {flag} {str(path)!r}: {e.strerror}", file=sys.stderr)
+        return True
+    return False

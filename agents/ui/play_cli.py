@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import QuitGame, close_agent, reset_agent
-from agents.datafiles import check_writable
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
@@ -27,6 +26,7 @@ from agents.ui.options import (
     add_think_time_option,
     player_spec,
     seed_int,
+    unwritable_output,
 )
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
@@ -284,11 +284,7 @@ def play_command(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace, players: list[object]) -> int:
     specs = (args.black, args.white)
-    try:
-        if args.save is not None:
-            check_writable(args.save)
-    except OSError as e:
-        print(f"reversi play: error: --save {args.save!r}: {e.strerror}", file=sys.stderr)
+    if args.save is not None and unwritable_output("play", "--save", args.save):
         return 2
     try:
         opening = Opening.from_args(args)

@@ -64,9 +64,11 @@ def test_no_move_takes_more_than_its_share_of_what_is_left() -> None:
 
 def test_byo_yomi_follows_the_main_time_and_starts_again_each_period() -> None:
     clock = GameClock(2.0, period=10.0, period_moves=5)
+    assert clock.seconds_to_flag() == 12.0  # the main time and then the first period
     clock.move_limit(40)
     clock.spend(2.5)  # over the main time: the half second comes off the first period
     assert (clock.left, clock.moves_left) == (9.5, 5)
+    assert clock.seconds_to_flag() == 9.5  # in byo-yomi: what is left of the period
     assert clock.move_limit(38) == pytest.approx(PERIOD_MARGIN * 9.5 / 5)
     for empties in range(38, 30, -2):
         clock.move_limit(empties)
