@@ -79,7 +79,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
+from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -302,9 +302,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game from the initial position, or from ``options["state"]`` (a GameState).
 
-        The game has no randomness; ``seed`` is accepted for the API (and seeds nothing).
+        The game has no randomness; ``seed`` (None or an int >= 0, checked as
+        Gymnasium checks it) seeds ``np_random`` for a caller's use, not the game.
         Other option keys are ignored.
         """
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         start = GameState.initial() if options is None else options.get("state", GameState.initial())

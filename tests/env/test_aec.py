@@ -8,6 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
@@ -352,3 +353,19 @@ def test_step_takes_any_numpy_integer_and_refuses_bools_by_name() -> None:
     e.reset(seed=0)
     with pytest.raises(InvalidMoveError, match="bool"):
         e.step(True)
+
+
+@pytest.mark.parametrize("seed", ["x", -1, 2.5])
+def test_reset_refuses_a_seed_gymnasium_refuses(seed: object) -> None:
+    e = reversi_env.env()
+    with pytest.raises(gymnasium.error.Error, match="Seed must be"):
+        e.reset(seed=seed)
+
+
+def test_reset_seeds_np_random_for_the_caller_and_not_the_game() -> None:
+    first, second = reversi_env.env(), reversi_env.env()
+    first.reset(seed=7)
+    second.reset(seed=8)
+    assert first.unwrapped.np_random_seed == 7
+    assert first.unwrapped.np_random.integers(1 << 30) != second.unwrapped.np_random.integers(1 << 30)
+    assert first.unwrapped.state == second.unwrapped.state == GameState.initial()
