@@ -45,7 +45,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            when the file has one ``get_move`` class
 ``python:pkg.module:factory``              an Agent, a zero-argument factory of one, or
                                            a policy callable (``adapt``); the module
-                                           may also be a ``path/to/file.py``
+                                           is found from the current directory
+                                           first, or may be a ``path/to/file.py``
 ``gtp:/path/to/engine [args]``             an external engine over GTP
 =========================================  =============================================
 
@@ -58,6 +59,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -438,14 +440,30 @@ def load_classic_class(path: str, class_name: str | None = None) -> Callable[[st
     return player_class
 
 
+def _import_from_cwd(name: str) -> ModuleType:
+    """Import the module ``name`` with the current directory first on ``sys.path``
+    while it loads, as ``python -c`` (an isolated player's process) and ``python
+    -m`` have it, so ``python:my_bot:...`` finds ``./my_bot.py`` under the
+    installed ``reversi`` script too, whose ``sys.path`` starts at its own bin
+    directory."""
+    here = os.getcwd()
+    added = "" not in sys.path and here not in sys.path
+    if added:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        raise SpecError(f"cannot import module {name!r}: {e}") from e
+    finally:
+        if added:
+            sys.path.remove(here)
+
+
 def _python_object(target: str, attribute: str) -> object:
     if target.endswith(".py") or "/" in target or "\\" in target:
         module = load_file_module(target)
     else:
-        try:
-            module = importlib.import_module(target)
-        except ImportError as e:
-            raise SpecError(f"cannot import module {target!r}: {e}") from e
+        module = _import_from_cwd(target)
     obj: Any = module
     for part in attribute.split("."):
         if not hasattr(obj, part):

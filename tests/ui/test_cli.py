@@ -323,3 +323,20 @@ def test_the_human_player_quits_on_q_and_end_of_input_and_survives_a_broken_hint
 def test_hint_suggests_a_legal_move_from_mcts() -> None:
     state = GameState.initial().apply("D3")
     assert mcts_hint(observe(state, 1)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("time_limit", ["off", "60"])
+def test_the_console_script_finds_a_python_player_in_the_current_directory(tmp_path: Path, time_limit: str) -> None:
+    (tmp_path / "first_bot.py").write_text(
+        "import numpy as np\n\ndef first(observation):\n    return int(np.flatnonzero(observation['action_mask'])[0])\n"
+    )
+    script = Path(sys.executable).parent / "reversi"
+    done = subprocess.run(
+        [str(script), "play", "--black", "python:first_bot:first", "--white", "greedy", "--time-limit", time_limit],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Game over" in done.stdout and "illegal" not in done.stdout
