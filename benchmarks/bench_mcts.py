@@ -18,8 +18,8 @@ root-parallel trees (``parallel="root"``), side by side with the ratio (wall
 clock), the CPU seconds the process got per wall second (how loaded the
 machine was) and the simulations per CPU second (``--pairs N`` instead
 alternates one thread and two N times a position and prints the median of the
-rounds' ratios and their range, for a machine whose speed drifts from one
-search to the next); ``--match-games N`` plays
+rounds' ratios, their range and the median ratio of nodes a second, for a
+machine whose speed drifts from one search to the next); ``--match-games N`` plays
 ``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal time from
 the 2-ply openings, colours swapped (``--parallel root`` for root-parallel).
 The load average is printed before and after.
@@ -40,12 +40,17 @@ import time
 import numpy as np
 
 from agents.play.match import play_game
-from agents.search.mcts import PARALLEL, TEXTBOOK_UCT, MCTSAgent
+from agents.search.mcts import DEFAULT_MAX_NODES, PARALLEL, TEXTBOOK_UCT, MCTSAgent
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20
 MAX_PLIES = 50
 """The deepest ``--plies`` position: the seeded game still has moves to search there."""
+
+
+POOL_FULL = 0.99
+"""A search whose tree holds this share of ``max_nodes`` has filled its pool (the
+default of 200,000 simulations stays below it; 2,000,000 at the start do not)."""
 
 
 def random_moves(plies: int = MIDGAME_PLIES, seed: int = 0) -> list[int]:
@@ -74,7 +79,13 @@ def ours(moves: list[int], simulations: int, textbook: bool = True) -> float:
 
 
 def threaded(
-    moves: list[int], simulations: int, threads: int, parallel: str = "tree", runs: int = 3, seed: int = 0
+    moves: list[int],
+    simulations: int,
+    threads: int,
+    parallel: str = "tree",
+    runs: int = 3,
+    seed: int = 0,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> tuple[float, float, float]:
     """The default agent's simulations per second with ``threads`` threads (best
     of ``runs`` searches, seeded from ``seed`` on), the nodes it created per
@@ -85,10 +96,24 @@ def threaded(
     best, nodes, share = 0.0, 0.0, 0.0
     for run in range(seed, seed + runs):
         agent = MCTSAgent(
-            simulations=simulations, seed=run, reuse_tree=False, endgame_exact=0, threads=threads, parallel=parallel
+            simulations=simulations,
+            seed=run,
+            reuse_tree=False,
+            endgame_exact=0,
+            threads=threads,
+            parallel=parallel,
+            max_nodes=max_nodes,
         )
         cpu = time.process_time()
         result = agent.search(state)
+        if result.nodes >= POOL_FULL * agent.max_nodes:
+            who = "one thread" if threads == 1 else f"{threads} threads"
+            print(
+                f"  warning: {who} filled the tree's {agent.max_nodes:,} nodes; the simulations after that grow"
+                " nothing and run faster, so this ratio is not one of equal work: lower --simulations or raise"
+                " --max-nodes",
+                file=sys.stderr,
+            )
         if result.simulations / result.seconds > best:
             best, nodes = result.simulations / result.seconds, result.nodes / result.seconds
             share = (time.process_time() - cpu) / result.seconds
@@ -126,7 +151,7 @@ def position_name(plies: int) -> str:
     return "start" if plies == 0 else f"{plies} plies"
 
 
-def pairs_table(simulations: int, plies: list[int], rounds: int) -> None:
+def pairs_table(simulations: int, plies: list[int], rounds: int, max_nodes: int = DEFAULT_MAX_NODES) -> None:
     """One thread against two, alternated: each of ``rounds`` rounds searches
     once with one thread, once with two in one tree and once with two
     root-parallel trees, and divides. The median of a position's ratios and
@@ -135,25 +160,27 @@ def pairs_table(simulations: int, plies: list[int], rounds: int) -> None:
     session 25)."""
     print(
         f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17}"
-        f" {'median ratio':>13} {'range of ' + str(rounds):>16}"
+        f" {'median ratio':>13} {'range of ' + str(rounds):>16} {'nodes/s ratio':>14}"
     )
     for n in plies:
         moves = random_moves(n)
-        speeds: dict[str, list[float]] = {"one": [], "tree": [], "root": []}
+        speeds: dict[str, list[tuple[float, float, float]]] = {"one": [], "tree": [], "root": []}
         for r in range(rounds):
-            speeds["one"].append(threaded(moves, simulations, 1, runs=1, seed=r)[0])
+            speeds["one"].append(threaded(moves, simulations, 1, runs=1, seed=r, max_nodes=max_nodes))
             for how in ("tree", "root"):
-                speeds[how].append(threaded(moves, simulations, 2, how, runs=1, seed=r)[0])
+                speeds[how].append(threaded(moves, simulations, 2, how, runs=1, seed=r, max_nodes=max_nodes))
         for how in ("tree", "root"):
-            ratios = [two / one for one, two in zip(speeds["one"], speeds[how], strict=True)]
+            pairs = list(zip(speeds["one"], speeds[how], strict=True))
+            ratios = [two[0] / one[0] for one, two in pairs]
+            node_ratios = [two[1] / one[1] for one, two in pairs]
             print(
-                f"{position_name(n) + ', ' + how:<28} {statistics.median(speeds['one']):>16,.0f}"
-                f" {statistics.median(speeds[how]):>17,.0f} {statistics.median(ratios):>12.2f}x"
-                f" {min(ratios):>8.2f}x-{max(ratios):.2f}x"
+                f"{position_name(n) + ', ' + how:<28} {statistics.median(s[0] for s in speeds['one']):>16,.0f}"
+                f" {statistics.median(s[0] for s in speeds[how]):>17,.0f} {statistics.median(ratios):>12.2f}x"
+                f" {min(ratios):>8.2f}x-{max(ratios):.2f}x {statistics.median(node_ratios):>13.2f}x"
             )
 
 
-def best_table(simulations: int, plies: list[int]) -> None:
+def best_table(simulations: int, plies: list[int], max_nodes: int = DEFAULT_MAX_NODES) -> None:
     """One thread against two from the positions ``plies`` into the seeded
     random game, the best of three searches each: simulations and nodes per
     second, the CPU the process got and the simulations a CPU second."""
@@ -163,9 +190,9 @@ def best_table(simulations: int, plies: list[int]) -> None:
     )
     for n in plies:
         name, moves = position_name(n), random_moves(n)
-        one, nodes_one, share_one = threaded(moves, simulations, 1)
+        one, nodes_one, share_one = threaded(moves, simulations, 1, max_nodes=max_nodes)
         for how in ("tree", "root"):
-            two, nodes_two, share_two = threaded(moves, simulations, 2, how)
+            two, nodes_two, share_two = threaded(moves, simulations, 2, how, max_nodes=max_nodes)
             print(
                 f"{name + ', ' + how:<28} {one:>16,.0f} {two:>17,.0f} {two / one:>6.2f}x"
                 f" {nodes_one:>10,.0f}, {nodes_two:>10,.0f} {nodes_two / nodes_one:>6.2f}x"
@@ -174,16 +201,22 @@ def best_table(simulations: int, plies: list[int]) -> None:
 
 
 def threads_table(
-    simulations: int, plies: list[int], match_games: int, match_time: float, parallel: str, pairs: int = 0
+    simulations: int,
+    plies: list[int],
+    match_games: int,
+    match_time: float,
+    parallel: str,
+    pairs: int = 0,
+    max_nodes: int = DEFAULT_MAX_NODES,
 ) -> None:
     """One thread against two from the positions ``plies`` into the seeded
     random game (best of three, or ``pairs`` alternated rounds), then a match
     at equal time."""
     print(f"load average before: {os.getloadavg()}")
     if pairs:
-        pairs_table(simulations, plies, pairs)
+        pairs_table(simulations, plies, pairs, max_nodes)
     else:
-        best_table(simulations, plies)
+        best_table(simulations, plies, max_nodes)
     if match_games:
         print(
             f"equal time: mcts:time={match_time:g},threads=2 (parallel={parallel}) against threads=1,"
@@ -240,7 +273,17 @@ def main() -> None:
         help="with --threads: alternate one thread and two N times a position and print the median ratio "
         "and its range (for a noisy machine; default: the best of three searches each)",
     )
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=DEFAULT_MAX_NODES,
+        metavar="N",
+        help=f"with --threads: the tree's pool (default {DEFAULT_MAX_NODES:,}, the agent's); a search that fills it "
+        "is said on stderr",
+    )
     args = parser.parse_args()
+    if args.max_nodes < 130:
+        parser.error(f"--max-nodes {args.max_nodes}: give 130 or more (a root and its children for each thread)")
     if args.pairs < 0:
         parser.error(f"--pairs {args.pairs}: give a number of rounds, 1 or more (0: best of three)")
     if not all(0 <= n <= MAX_PLIES for n in args.plies):
@@ -252,7 +295,9 @@ def main() -> None:
 
     if args.threads:
         print(f"MCTS benchmark, one thread against two ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
-        threads_table(args.simulations, args.plies, args.match_games, args.match_time, args.parallel, args.pairs)
+        threads_table(
+            args.simulations, args.plies, args.match_games, args.match_time, args.parallel, args.pairs, args.max_nodes
+        )
         return
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
