@@ -36,7 +36,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            the outcome from N (timed; 0: never),
                                            ``threads=2`` two cores
                                            in one shared tree (``parallel=root``: a
-                                           tree each, merged at the root)
+                                           tree each, merged at the root),
+                                           ``nodes=N`` the tree's most nodes (4 M,
+                                           40 bytes each; more for long moves)
 ``alphazero``, ``alphazero:sims=0``         the shipped network: PUCT with ``sims=N`` (200) or
                                            ``time=S``, or its raw policy (``sims=0``);
                                            ``net=path.pt`` plays another network
@@ -108,12 +110,13 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
             "uct",
             "exact",
             "proof",
+            "nodes",
         ),
         None,
     ),
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact", "proof")
+_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact", "proof", "nodes")
 _TEXT_KEYS = ("net", "eval", "parallel")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
@@ -151,6 +154,7 @@ _MAXIMA = {
     "uct": 1,
     "exact": 30,
     "proof": 60,
+    "nodes": 2**31 - 1,
 }
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
 _SYNONYMS = {"iters": "sims"}
@@ -258,7 +262,12 @@ class PlayerSpec:
             for key in ("c", "mix", "bias", "minimax"):
                 if key in o:
                     knobs[key] = float(o[key])
-            for key, name in (("ply", "ply"), ("exact", "endgame_exact"), ("proof", "endgame_proof")):
+            for key, name in (
+                ("ply", "ply"),
+                ("exact", "endgame_exact"),
+                ("proof", "endgame_proof"),
+                ("nodes", "max_nodes"),
+            ):
                 if key in o:
                     knobs[name] = int(o[key])
             if "fpu" in o:

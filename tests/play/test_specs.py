@@ -13,6 +13,7 @@ from agents.play.human import HumanPlayer
 from agents.play.match import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
+from reversi_env import GameState
 
 COURSE_PLAYER = '''
 import copy
@@ -96,6 +97,7 @@ def course_file(tmp_path: Path) -> Path:
         ("mcts:exact=20", "mcts", {"exact": 20}),
         ("mcts:proof=0", "mcts", {"proof": 0}),
         ("mcts:uct=1", "mcts", {"uct": 1}),
+        ("mcts:time=2,nodes=16000000", "mcts", {"time": 2.0, "nodes": 16000000}),
     ],
 )
 def test_builtin_specs_parse(spec: str, kind: str, options: dict[str, float]) -> None:
@@ -248,6 +250,17 @@ def test_mcts_specs_build_mcts() -> None:
     course_words = make_agent("mcts:c=1.4,iters=50,seed=2")
     assert isinstance(course_words, MCTSAgent)
     assert (course_words.c, course_words.simulations, course_words.seed) == (1.4, 50, 2)
+
+
+def test_mcts_nodes_caps_the_tree() -> None:
+    from agents.search.mcts import MCTSAgent
+
+    capped, free = make_agent("mcts:sims=3000,nodes=2000,seed=1"), make_agent("mcts:sims=3000,seed=1")
+    assert isinstance(capped, MCTSAgent) and isinstance(free, MCTSAgent)
+    assert capped.max_nodes == 2000 and 1000 < capped.search(GameState.initial()).nodes <= 2000
+    assert free.search(GameState.initial()).nodes > 2000
+    with pytest.raises(SpecError, match="nodes must be at most"):
+        make_agent("mcts:nodes=3000000000")
 
 
 def test_an_unchanged_course_file_plays(course_file: Path) -> None:
