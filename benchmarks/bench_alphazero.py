@@ -85,11 +85,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--net", default=str(SHIPPED_NETWORK), help="network file (default: the shipped one)")
     parser.add_argument("--games", type=int, default=20, help="games per match, even (default 20)")
-    parser.add_argument("--simulations", type=int, default=2000, help="simulations a search in the speed test")
-    parser.add_argument("--batch", type=int, default=64, help="leaves a tree gathers per network call")
-    parser.add_argument("--opening-plies", type=int, default=2, help="random plies of an opening (2 gives 12 distinct)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-strength", action="store_true")
+    parser.add_argument(
+        "--simulations", type=int, default=2000, help="simulations a search in the speed test (default 2000)"
+    )
+    parser.add_argument("--batch", type=int, default=64, help="leaves a tree gathers per network call (default 64)")
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random plies of an opening (default 2: 12 distinct)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the matches' openings and players (default 0)")
+    parser.add_argument("--skip-strength", action="store_true", help="measure the search speed only, no matches")
     args = parser.parse_args()
     torch.set_num_threads(1)
     network_evaluator(args.net).evaluate(*(np.array([b]) for b in GameState.initial().kernel_boards()))  # warm up

@@ -34,10 +34,18 @@ def timed(fn: Callable[[], object]) -> float:
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=10, help="games per pairing")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--agents", nargs="+", default=["random", "alphabeta:3", "alphabeta:4", "mcts:sims=2000"])
-    parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--games", type=int, default=10, help="games per pairing (default 10)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the pool and Ray (default 2)")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        default=["random", "alphabeta:3", "alphabeta:4", "mcts:sims=2000"],
+        metavar="SPEC",
+        help="the players (default random alphabeta:3 alphabeta:4 mcts:sims=2000)",
+    )
+    parser.add_argument(
+        "--no-ray", action="store_true", help="skip the Ray line (default: run it when ray is installed)"
+    )
     args = parser.parse_args()
 
     t = Tournament.create(args.agents, games=args.games, seed=1)

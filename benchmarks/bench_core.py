@@ -122,7 +122,9 @@ def row(name: str, ours: float, unit: str, anchor_name: str = "", anchor: float 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200_000, help="random games per playout measurement")
+    parser.add_argument(
+        "--games", type=int, default=200_000, help="random games per playout measurement (default 200000)"
+    )
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as cache:

@@ -218,11 +218,22 @@ def play_pairing(
 def main() -> None:
     """Play every engine against every opponent and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engine", action="append", metavar="SPEC", help="our engine (repeatable)")
-    parser.add_argument("--levels", type=int, nargs="*", default=[1, 2, 3, 4, 5], help="GRhino levels (1-5)")
+    parser.add_argument(
+        "--engine",
+        action="append",
+        metavar="SPEC",
+        help="our engine (repeatable; default alphabeta:time=1 and mcts:time=1)",
+    )
+    parser.add_argument(
+        "--levels",
+        type=int,
+        nargs="*",
+        default=[1, 2, 3, 4, 5],
+        help="GRhino levels (1-5; default all five; none: only --ladder / --zebra)",
+    )
     parser.add_argument("--ladder", action="store_true", help=f"also play the ladder: {', '.join(LADDER)}")
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
     parser.add_argument(
         "--opening-plies",
         type=int,

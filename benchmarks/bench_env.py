@@ -149,9 +149,9 @@ def best(rounds: int, measure: Callable[[], Any]) -> Any:
 def main() -> None:
     """Run every measurement and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=20000, help="AEC / gym steps per measurement")
-    parser.add_argument("--vector-steps", type=int, default=300, help="vector env step() calls per N")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is shown")
+    parser.add_argument("--steps", type=int, default=20000, help="AEC / gym steps per measurement (default 20000)")
+    parser.add_argument("--vector-steps", type=int, default=300, help="vector env step() calls per N (default 300)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is shown (default 3)")
     args = parser.parse_args()
 
     import pettingzoo

@@ -182,9 +182,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=24, help="games per opponent, even (default 24)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
     parser.add_argument("--weights", help="weights file (default: the shipped one)")
-    parser.add_argument("--search", type=int, default=0, help="also time the midgame search on N positions")
+    parser.add_argument(
+        "--search", type=int, default=0, help="also time the midgame search on N positions (default 0: not)"
+    )
     parser.add_argument("--seconds", type=float, default=1.0, help="search: seconds a position (default 1)")
     parser.add_argument("--depth", type=int, default=8, help="search: the fixed depth (default 8)")
     args = parser.parse_args()

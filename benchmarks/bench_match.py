@@ -51,9 +51,11 @@ def rate(play: Callable[[RandomAgent, RandomAgent], object], games: int) -> floa
 def main() -> None:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200, help="random-vs-random games a round (default 200)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best is shown (default 3)")
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="moves timed across the process boundary (default 2000)"
+    )
     args = parser.parse_args()
     rules(args)
     boundary(args)

@@ -250,20 +250,30 @@ def openspiel(moves: list[int], simulations: int) -> float | None:
 def main() -> None:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simulations", type=int, default=200_000, help="our simulations per search")
-    parser.add_argument("--openspiel-simulations", type=int, default=3000, help="OpenSpiel's simulations per search")
+    parser.add_argument("--simulations", type=int, default=200_000, help="our simulations per search (default 200000)")
+    parser.add_argument(
+        "--openspiel-simulations", type=int, default=3000, help="OpenSpiel's simulations per search (default 3000)"
+    )
     parser.add_argument("--threads", action="store_true", help="one thread against two instead of OpenSpiel")
     parser.add_argument(
         "--plies",
         type=int,
         nargs="+",
         default=[0, MIDGAME_PLIES],
-        help="with --threads: the positions, plies into a seeded random game (0 is the start)",
+        help="with --threads: the positions, plies into a seeded random game "
+        f"(0: the start; default 0 {MIDGAME_PLIES})",
     )
-    parser.add_argument("--match-games", type=int, default=0, help="with --threads: games at equal time")
-    parser.add_argument("--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match")
     parser.add_argument(
-        "--parallel", choices=PARALLEL, default="tree", help="with --threads: how the match's two threads search"
+        "--match-games", type=int, default=0, help="with --threads: games at equal time (default 0: no match)"
+    )
+    parser.add_argument(
+        "--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match (default 0.5)"
+    )
+    parser.add_argument(
+        "--parallel",
+        choices=PARALLEL,
+        default="tree",
+        help="with --threads: how the match's two threads search (default tree)",
     )
     parser.add_argument(
         "--pairs",

@@ -359,17 +359,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=20, help="first FFO number (default 20)")
     parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
-    parser.add_argument("--midgame", type=int, default=0, help="also time the midgame search on N positions")
-    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N threads (ABDADA)")
+    parser.add_argument(
+        "--midgame",
+        type=int,
+        default=0,
+        help="also time the midgame search on N positions (after the FFO solves; default 0: not)",
+    )
+    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N threads (ABDADA; default 1)")
     parser.add_argument(
         "--to-depth", type=int, help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)"
     )
     parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")
-    parser.add_argument("--games", type=int, default=0, help="solve positions of N engine games instead of FFO's")
-    parser.add_argument("--empties", type=int, default=21, help="--games: empty squares of the positions")
+    parser.add_argument(
+        "--games", type=int, default=0, help="solve positions of N engine games instead of FFO's (default 0: FFO's)"
+    )
+    parser.add_argument("--empties", type=int, default=21, help="--games: empty squares of the positions (default 21)")
     parser.add_argument("--empties-max", type=int, help="--games: up to this many empties (game by game)")
-    parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games")
+    parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games (default 0)")
     parser.add_argument(
         "--from-games",
         type=Path,

@@ -31,8 +31,12 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=24, help="games per opponent and checkpoint (default 24)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="docs/evaluation_curve.png")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
+    parser.add_argument(
+        "--out",
+        default="docs/evaluation_curve.png",
+        help="the picture (default docs/evaluation_curve.png: the one the docs show, replaced)",
+    )
     args = parser.parse_args()
     stages = []
     for directory in args.checkpoints:

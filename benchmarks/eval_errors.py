@@ -26,7 +26,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", help="weights files (.npz)")
     parser.add_argument("--games", type=int, default=2000, help="held-out games (default 2000)")
-    parser.add_argument("--seed", type=int, default=99)
+    parser.add_argument("--seed", type=int, default=99, help="seed of the held-out games (default 99)")
     parser.add_argument("--solve-empties", type=int, default=16, help="exact labels from here (default 16)")
     parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in the games (default 0.1)")
     args = parser.parse_args()

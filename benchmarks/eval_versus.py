@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.3, help="seconds a move (default 0.3)")
     parser.add_argument("--depth", type=int, help="a fixed search depth instead of --time")
     parser.add_argument("--opening-plies", type=int, default=4, help="random opening plies (default 4)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
     args = parser.parse_args()
     new, old = read_weights(args.new).weights, read_weights(args.old).weights
     if args.depth is not None and not 1 <= args.depth <= 20:

@@ -175,13 +175,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "games", nargs="+", type=Path, help="results files (reversi arena's or bench_engine.py's --out)"
     )
-    parser.add_argument("--empties", type=int, nargs=2, default=(25, 60), metavar=("MIN", "MAX"))
+    parser.add_argument(
+        "--empties",
+        type=int,
+        nargs=2,
+        default=(25, 60),
+        metavar=("MIN", "MAX"),
+        help="positions with MIN to MAX empty squares (default 25 60)",
+    )
     parser.add_argument("--every", type=int, default=1, help="score every N-th position (default 1: all)")
     parser.add_argument("--mover", default="", metavar="NAME", help="only positions where a player named so moved")
     parser.add_argument("--depth", type=int, default=10, help="our reference's depth (default 10; not with --zebra)")
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="Zebra as the reference (a built zebra binary)")
-    parser.add_argument("--zebra-levels", type=int, nargs=3, default=(18, 24, 24), metavar=("MID", "EXACT", "WLD"))
-    parser.add_argument("--players", nargs="+", default=[], metavar="SPEC", help="players to score on the positions")
+    parser.add_argument(
+        "--zebra-levels",
+        type=int,
+        nargs=3,
+        default=(18, 24, 24),
+        metavar=("MID", "EXACT", "WLD"),
+        help="with --zebra: its midgame depth and exact / win-loss-draw solve empties (default 18 24 24)",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        default=[],
+        metavar="SPEC",
+        help="players to score on the positions (default: none, only the games' own)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="reference searches at once (default 1)")
     parser.add_argument("--cache", type=Path, metavar="FILE", help="keep the reference's scores here (JSON Lines)")
     args = parser.parse_args(argv)

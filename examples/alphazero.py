@@ -28,11 +28,13 @@ from agents.search.ladder import GreedyAgent
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="A tiny AlphaZero loop.")
-    parser.add_argument("--iterations", type=int, default=3)
-    parser.add_argument("--games", type=int, default=8, help="self-play games an iteration")
-    parser.add_argument("--simulations", type=int, default=32, help="search simulations a move")
-    parser.add_argument("--steps", type=int, default=100, help="training steps an iteration")
-    parser.add_argument("--out", default="alphazero_example.pt", help="where the network is saved")
+    parser.add_argument("--iterations", type=int, default=3, help="self-play and training iterations (default 3)")
+    parser.add_argument("--games", type=int, default=8, help="self-play games an iteration (default 8)")
+    parser.add_argument("--simulations", type=int, default=32, help="search simulations a move (default 32)")
+    parser.add_argument("--steps", type=int, default=100, help="training steps an iteration (default 100)")
+    parser.add_argument(
+        "--out", default="alphazero_example.pt", help="where the network is saved (default alphazero_example.pt)"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)

@@ -104,8 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--iterations", type=int, default=20, help="PPO iterations (default 20)")
     p.add_argument("--batch", type=int, default=4000, help="env steps (both seats) per iteration (default 4000)")
-    p.add_argument("--save", default="models/rllib_ppo_reversi", help="directory for the trained module")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--save",
+        default="models/rllib_ppo_reversi",
+        help="directory for the trained module (default models/rllib_ppo_reversi)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
     add_evaluation_options(p, every=20_000)
     args = p.parse_args(argv)
     for name in ("iterations", "batch"):

@@ -121,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponent", default="random", help="the other seat: random or an agent spec (default random)")
     p.add_argument("--play-as", choices=sorted(SEATS), default="black", help="the learner's seat (default black)")
     p.add_argument("--n-envs", type=int, default=8, help="training envs (default 8)")
-    p.add_argument("--save", default="models/tianshou_dqn_reversi.pt", help="the Q-network's state dict")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--save",
+        default="models/tianshou_dqn_reversi.pt",
+        help="the Q-network's state dict (default models/tianshou_dqn_reversi.pt)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     add_evaluation_options(p, every=5000)
     args = p.parse_args(argv)

@@ -42,19 +42,31 @@ def register(sub: Any) -> None:
     p.add_argument("--iterations", type=int, default=10, help="train up to this iteration (default 10)")
     p.add_argument("--games", type=positive_int, default=32, help="self-play games an iteration (default 32)")
     p.add_argument("--simulations", type=positive_int, default=64, help="search simulations a move (default 64)")
-    p.add_argument("--parallel-games", type=positive_int, default=16, help="games a worker plays side by side")
+    p.add_argument(
+        "--parallel-games", type=positive_int, default=16, help="games a worker plays side by side (default 16)"
+    )
     p.add_argument("--gumbel", action="store_true", help="Gumbel root selection in self-play (small budgets)")
     p.add_argument("--workers", type=positive_int, default=1, help="self-play workers (default 1)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="worker processes or Ray tasks")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="worker processes (default) or Ray tasks"
+    )
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
     p.add_argument("--train-steps", type=int, default=200, help="training steps an iteration (default 200)")
     p.add_argument(
         "--learning-rate", type=positive_float, default=1e-3, help="AdamW rate of every training step (default 1e-3)"
     )
-    p.add_argument("--buffer", type=positive_int, default=100_000, help="replay buffer size in positions")
+    p.add_argument(
+        "--buffer", type=positive_int, default=100_000, help="replay buffer size in positions (default 100000)"
+    )
     p.add_argument("--channels", type=positive_int, default=32, help="residual tower width (default 32)")
     p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
-    p.add_argument("--warm-start", type=int, default=0, metavar="N", help="first learn N alpha-beta-labelled positions")
+    p.add_argument(
+        "--warm-start",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first learn N alpha-beta-labelled positions (default 0: no warm start)",
+    )
     p.add_argument("--warm-depth", type=positive_int, default=4, help="alpha-beta depth of the labels (default 4)")
     p.add_argument(
         "--warm-exact",
@@ -76,11 +88,20 @@ def register(sub: Any) -> None:
         action="store_false",
         help="keep the learning rate constant in the warm start (default: cosine down to 0)",
     )
-    p.add_argument("--warm-steps", type=int, default=2000, help="training steps on the warm-start data")
-    p.add_argument("--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation")
-    p.add_argument("--eval-sims", type=int, default=0, help="simulations a move in evaluation (0 = raw policy)")
+    p.add_argument("--warm-steps", type=int, default=2000, help="training steps on the warm-start data (default 2000)")
     p.add_argument(
-        "--eval-against", type=player_spec, nargs="*", default=["greedy"], metavar="SPEC", help="ladder opponents"
+        "--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation (default 20)"
+    )
+    p.add_argument(
+        "--eval-sims", type=int, default=0, help="simulations a move in evaluation (default 0: the raw policy)"
+    )
+    p.add_argument(
+        "--eval-against",
+        type=player_spec,
+        nargs="*",
+        default=["greedy"],
+        metavar="SPEC",
+        help="ladder opponents (default greedy)",
     )
     p.add_argument("--device", default="cpu", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
     p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")

@@ -1,6 +1,6 @@
 """``reversi solve`` and ``reversi analyze``: the engine's answers about one position.
 
-reversi solve "--XX----O-XXOX--... X" [--scoring wof|count] [--json] [--time-limit S]
+reversi solve "--XX----O-XXOX--... X" [--scoring count|wof] [--json] [--time-limit S]
     the exact score for the side to move and every best move (the field's
     problem-file position format: 64 cells A1..H8 of X, O, -, then the mover;
     quote it as one argument, so that a board starting with - is not an option);
@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
     """Add the ``solve`` and ``analyze`` subcommands."""
     solve = subparsers.add_parser(
         "solve",
-        usage="%(prog)s [-h] [--scoring {wof,count}] [--json] [--time-limit S] POSITION",
+        usage="%(prog)s [-h] [--scoring {count,wof}] [--json] [--time-limit S] POSITION",
         help="solve an endgame exactly: the score and every best move",
         description="Solve a position exactly: the final disc difference for the side to move under perfect "
         "play and every move that reaches it.",

@@ -63,10 +63,14 @@ def register(subparsers: Any) -> None:
         default=4,
         help="plies of a random opening (default 4)",
     )
-    arena.add_argument("--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed")
+    arena.add_argument(
+        "--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed (default 0)"
+    )
     add_rule_options(arena)
     arena.add_argument("--jobs", type=positive_int, default=None, help="parallel games (default: number of cores)")
-    arena.add_argument("--backend", choices=("local", "ray"), default="local", help="process pool or Ray tasks")
+    arena.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="process pool (default) or Ray tasks"
+    )
     arena.add_argument("--address", help="Ray cluster address (default: start a local instance)")
     arena.add_argument("--out", default="arena.jsonl", help="results file, JSON Lines (default arena.jsonl)")
     arena.add_argument("--resume", action="store_true", help="continue the tournament in --out")

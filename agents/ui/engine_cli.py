@@ -99,6 +99,33 @@ def _engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed_int, default=None, help="seed for the players that take one")
 
 
+GTP_EPILOG = """\
+examples:
+  reversi gtp --player mcts:time=2
+  reversi gtp --player alphabeta:4 --seed 1
+  reversi play --black "gtp:reversi gtp --player alphabeta:4" --white random
+  printf 'boardsize 8\\nclear_board\\ngenmove black\\nquit\\n' | reversi gtp --player alphabeta:4
+
+The commands, the clock and the failures: docs/engine_protocols.md, docs/matches.md."""
+
+NBOARD_EPILOG = """\
+examples:
+  reversi nboard --player mcts:time=2          the engine command line to give NBoard
+  reversi nboard --player alphabeta            NBoard's depth slider sets the depth
+  printf 'nboard 2\\nhint 3\\nping 1\\n' | reversi nboard --player mcts:sims=2000,seed=1
+
+Adding the engine to NBoard, what is spoken, scores and depths: docs/engine_protocols.md."""
+
+
+class _WrappedDescription(argparse.RawDescriptionHelpFormatter):
+    """The epilog as written (its example lines), the description wrapped as usual."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+
 def register(sub: Any) -> None:
     """Add the ``gtp`` and ``nboard`` subcommands to an argparse subparsers object."""
     gtp = sub.add_parser(
@@ -110,6 +137,8 @@ def register(sub: Any) -> None:
         "gtp: player that does not move within the controller's clock (or --time-limit without one), "
         "crashes or exits gets a GTP failure ('? player timeout: ...', '? player error: ...') and the "
         "session goes on; what a player prints goes to stderr.",
+        epilog=GTP_EPILOG,
+        formatter_class=_WrappedDescription,
     )
     _engine_options(gtp)
     gtp.set_defaults(func=gtp_command)
@@ -122,6 +151,8 @@ def register(sub: Any) -> None:
         "A spec that cannot be built is one line and exit status 2 at start-up. A python:, classic: or "
         "gtp: player that does not move within --time-limit, crashes or exits gets one 'status player ...' "
         "line instead of a move and the session goes on; what a player prints goes to stderr.",
+        epilog=NBOARD_EPILOG,
+        formatter_class=_WrappedDescription,
     )
     _engine_options(nboard)
     nboard.set_defaults(func=nboard_command)

@@ -58,13 +58,15 @@ _RECORDED_OPTIONS = (
 
 def _add_fit_options(parser: argparse.ArgumentParser) -> None:
     """The options of the ridge fit, which ``train-eval`` and ``fit-eval`` share."""
-    parser.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (5)")
-    parser.add_argument("--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (25)")
+    parser.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (default 5)")
+    parser.add_argument(
+        "--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (default 25)"
+    )
     parser.add_argument(
         "--blend",
         type=bounded_int(0, 10),
         default=2,
-        help="a position also trains the phases this many empties away (2)",
+        help="a position also trains the phases this many empties away (default 2)",
     )
 
 
@@ -87,21 +89,23 @@ def register(subparsers: Any) -> None:
         "(default: the hand-written evaluation plays the first round, the fit starts from zeros)",
     )
     p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="local processes or Ray tasks")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), default="local", help="local processes (default) or Ray tasks"
+    )
     p.add_argument(
         "--exact-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
         default=12,
-        help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (12)",
+        help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (default 12)",
     )
-    p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (0.1)")
+    p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (default 0.1)")
     p.add_argument(
         "--opening-plies",
         type=bounded_int(1, MAX_OPENING_PLIES),
         default=10,
-        help=f"most random opening plies, at most {MAX_OPENING_PLIES} (10)",
+        help=f"most random opening plies, at most {MAX_OPENING_PLIES} (default 10)",
     )
-    p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (0.7)")
+    p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (default 0.7)")
     p.add_argument(
         "--search-depth",
         type=bounded_int(0, 20),
@@ -117,7 +121,10 @@ def register(subparsers: Any) -> None:
         f"{MAX_SOLVED_EMPTIES} (default 0: only from --exact-empties, where the solver plays)",
     )
     p.add_argument(
-        "--record", type=_share, default=1.0, help="share of the positions past the opening kept, at random (1)"
+        "--record",
+        type=_share,
+        default=1.0,
+        help="share of the positions past the opening kept, at random (default 1: all)",
     )
     p.add_argument(
         "--cut-exploration",
