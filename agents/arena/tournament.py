@@ -554,7 +554,18 @@ def run_tournament(
     process) or "ray"
     (tasks on the cluster at ``address``, or on a local instance started with
     ``jobs`` CPUs; an already initialised Ray is used as it is).
+
+    The local workers are spawned: each imports the script that runs the
+    tournament again, so a script calls this under ``if __name__ ==
+    "__main__":``; a call from a worker's import is refused with that advice.
     """
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):  # multiprocessing's own test
+        raise RuntimeError(
+            "run_tournament was called while a worker process imported the script that runs it: put the "
+            'tournament under `if __name__ == "__main__":` (the workers are spawned and import that script again)'
+        )
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)

@@ -178,6 +178,21 @@ def test_existing_results_are_never_overwritten(tmp_path: Path) -> None:
     assert out.read_bytes() == before
 
 
+def test_a_tournament_started_by_a_worker_importing_its_script_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A spawned worker imports the script that runs the tournament (multiprocessing marks
+    # that import): without `if __name__ == "__main__":` it used to start the tournament
+    # again and die on "already holds results: pass --resume", which misled.
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
+    t = Tournament.create(["random", "alphabeta:1"], games=2)
+    with pytest.raises(RuntimeError, match='if __name__ == "__main__":'):
+        run_tournament(t, tmp_path / "r.jsonl", jobs=2)
+    assert not (tmp_path / "r.jsonl").exists()
+
+
 def test_resume_can_extend_a_tournament_with_agents_and_games(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     small = Tournament.create(["random", "alphabeta:1"], games=2, seed=4)
