@@ -37,7 +37,8 @@ observed, at any time:
 
 ``Discrete(65)``. 0-63 place a disc on that square; 64 is PASS, legal if and
 only if the player to move has no placement (a forced pass). Python and numpy
-integers are accepted. With ``env()`` an illegal action ends the game with -1
+integers are accepted, and 0-d integer arrays (``np.array(19)``), which
+``Discrete`` contains. With ``env()`` an illegal action ends the game with -1
 for the agent that made it and 0 for the other (PettingZoo's
 TerminateIllegalWrapper); an action outside 0-64 fails the AssertOutOfBounds
 check. ``raw_env`` raises ``IllegalMoveError`` / ``InvalidMoveError`` instead
@@ -65,7 +66,10 @@ search can clone the live game: ``sim = raw_env(); sim.reset();
 sim.state = env.unwrapped.state``. ``reset(options={"state": s})`` starts an
 episode from ``s``. This property takes the name of PettingZoo's optional global
 ``state()`` method, which this env does not provide (an observation already
-shows the whole board).
+shows the whole board): ``env().state()`` and the parallel conversion's
+``state()`` raise NotImplementedError saying so. ``copy.deepcopy(env)`` and
+``pickle`` carry the game in progress (the copy plays on alone; a human-mode
+window stays with the original).
 
 ### Version History
 
@@ -168,15 +172,38 @@ def _direct(path: str, name: str) -> property:
 class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
     """PettingZoo's TerminateIllegalWrapper with direct attribute lookups (see above)."""
 
+    _prev_obs: Any
+    _terminated: bool
+
     def __init__(self, env: AECEnv, illegal_reward: float) -> None:
         """Wrap ``env``; an illegal action ends the game with ``illegal_reward`` for its author."""
         self._raw = env.unwrapped
         super().__init__(env, illegal_reward)
+        self._observed: GameState | None = None  # the position the cached mask (_prev_obs) is of
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """PettingZoo's observe, which keeps the mover's mask for ``step``; also notes its position."""
+        obs = super().observe(agent)
+        if agent == self._raw.agent_selection:
+            self._observed = self._raw._state
+        return obs
 
     def step(self, action: Any) -> None:
         """PettingZoo's step; when it ends the game for an illegal action, the infos
-        also get the disc counts, and the offender's ``"illegal": True``."""
-        agent, already_over = self._raw.agent_selection, self._terminated
+        also get the disc counts, and the offender's ``"illegal": True``.
+
+        PettingZoo's wrapper judges the action by the mask of the last ``observe``
+        / ``last()``; after ``env.unwrapped.state = s`` that mask is of the old
+        position, so it is read again, and an illegal move of an earlier episode
+        no longer counts as this one's end.
+        """
+        raw = self._raw
+        agent = raw.agent_selection
+        if self._prev_obs is not None and self._observed is not raw._state:
+            self._prev_obs = None
+        if self._terminated and not (raw.terminations.get(agent, True) or raw.truncations.get(agent, True)):
+            self._terminated = False
+        already_over = self._terminated
         super().step(action)
         if self._terminated and not already_over:
             infos = self._raw._end_infos()
@@ -219,10 +246,42 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
+def _no_global_state(self: Any) -> np.ndarray:
+    """PettingZoo's optional global ``state()``, which this env does not provide:
+    raises NotImplementedError, as PettingZoo's own envs without one do."""
+    raise NotImplementedError(
+        "reversi_env has no PettingZoo global state() (an observation already shows the whole board); "
+        "the current position is the property env.unwrapped.state, a GameState"
+    )
+
+
 for _name in _GAME_ATTRIBUTES:
     setattr(TerminateIllegalWrapper, _name, _direct("_raw", _name))
     setattr(AssertOutOfBoundsWrapper, _name, _direct("_raw", _name))
     setattr(OrderEnforcingWrapper, _name, _direct("_live", _name))
+# The raw env's ``state`` is a property holding a GameState, so PettingZoo's
+# wrappers, whose ``state()`` calls ``self.env.state()``, would fail with
+# "'GameState' object is not callable"; ours say what there is instead.
+for _cls in (TerminateIllegalWrapper, AssertOutOfBoundsWrapper, OrderEnforcingWrapper):
+    _cls.state = _no_global_state
+
+
+_EPISODE_FIELDS = (
+    "_state",
+    "_prev_state",
+    "_last_move",
+    "_num_moves",
+    "agents",
+    "agent_selection",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "np_random",
+    "np_random_seed",
+)
+"""What a pickled or copied ``raw_env`` carries besides its constructor's arguments."""
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwrapped env
@@ -381,6 +440,27 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
             agent: {"black_discs": black, "white_discs": white, "disc_difference": diff if p == BLACK else -diff}
             for p, agent in enumerate(AGENTS)
         }
+
+    # -- copying ---------------------------------------------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        """EzPickle's state (the constructor's arguments) and the game in progress.
+
+        EzPickle alone rebuilds an env that was never reset, so a pickled or
+        ``copy.deepcopy``-ed env lost its game, and a wrapped one (which still
+        believes it was reset) failed on its first ``agent_selection``. The
+        copy keeps the game, its bookkeeping and ``np_random``; the window of
+        human mode stays with the original (a copy opens its own when it draws).
+        """
+        state = EzPickle.__getstate__(self)
+        state["_game"] = {name: self.__dict__[name] for name in _EPISODE_FIELDS if name in self.__dict__}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild from the constructor's arguments, then restore the game."""
+        game = state.get("_game", {})
+        EzPickle.__setstate__(self, {k: v for k, v in state.items() if k != "_game"})
+        self.__dict__.update(game)
 
     # -- rendering -------------------------------------------------------------
 

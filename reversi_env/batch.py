@@ -41,6 +41,9 @@ REWARD_WIN = 0
 """Reward code: +1 / -1 / 0 for a win / loss / draw."""
 REWARD_DISC_DIFF = 1
 """Reward code: the final disc difference over 64 (agent minus opponent)."""
+SKIP = -1
+"""``step_all`` action code: play nothing in this game, only observe it (the
+step that reveals a game restarted under next-step autoreset)."""
 
 
 @njit(cache=True, inline="always")
@@ -128,11 +131,18 @@ def step_all(
     ``final_discs``, and is reset at once (same-step autoreset). An illegal
     action ends the game with reward -1 and leaves the position as it was.
     Rows of the ``final_*`` arrays of games that did not end are left as they were.
+    An action of ``SKIP`` plays nothing: reward 0, not done, the position observed.
     """
     for i in range(me.shape[0]):
         p, o = me[i], opp[i]
         a = actions[i]
         m = legal_moves(p, o)
+        if a == SKIP:
+            rewards[i] = 0.0
+            done[i] = False
+            illegal[i] = False
+            _write_one(i, p, o, m, m == U0 and legal_moves(o, p) != U0, obs, mask)
+            continue
         ok = (a == PASS and m == U0) or (a < PASS and (m >> np.uint64(a)) & U1 != U0)
         rewards[i] = 0.0
         illegal[i] = not ok

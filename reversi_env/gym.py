@@ -22,7 +22,7 @@ observation has the agent to move (it may have only PASS) or the game over.
 * The opponent: any callable ``observation -> action`` or any object with
   ``act(observation)`` (every ``agents.Agent``); ``reset()`` is called on it
   at each reset when it has one. It gets its own observation (its planes
-  first, its mask). Default: uniformly random over the legal actions.
+  first, its mask). Default (None, or "random"): uniformly random over the legal actions.
 * A bad opponent is the caller's bug, not the learner's: if it raises or
   returns an illegal or malformed action, ``step`` / ``reset`` raise
   ``OpponentError`` (with the cause chained, the action and the board) and the
@@ -57,6 +57,8 @@ PLAY_AS = {"black": BLACK, "white": WHITE, "random": RANDOM_COLOR}
 """``play_as`` values and their kernel codes."""
 REWARDS = {"win": REWARD_WIN, "disc_diff": REWARD_DISC_DIFF}
 """``reward`` values and their kernel codes."""
+RANDOM_OPPONENT = "random"
+"""The name of the built-in uniformly random opponent (``opponent=None`` is the same)."""
 
 Opponent = Callable[[dict[str, np.ndarray]], Any] | Any
 """A callable ``observation -> action`` or an object with ``act(observation)``."""
@@ -107,10 +109,15 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
     ) -> None:
         """``opponent``: None (random), a callable or an object with ``act``;
         ``play_as``: "black", "white" or "random" (drawn at each reset);
-        ``reward``: "win" or "disc_diff"; ``render_mode``: None, "human", "ansi", "rgb_array"."""
+        ``reward``: "win" or "disc_diff"; ``render_mode``: None, "human", "ansi", "rgb_array".
+        ``opponent="random"`` is None, as ``ReversiVectorEnv`` spells it, so one set of
+        keyword arguments serves ``gymnasium.make`` and ``gymnasium.make_vec``."""
+        if isinstance(opponent, str) and opponent == RANDOM_OPPONENT:
+            opponent = None
         if opponent is not None and not callable(opponent) and not callable(getattr(opponent, "act", None)):
             raise TypeError(
-                f"opponent must be None, a callable observation -> action or an object with act(), got {opponent!r}"
+                f"opponent must be None or {RANDOM_OPPONENT!r} (uniformly random), a callable observation -> action "
+                f"or an object with act(), got {opponent!r}"
             )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")

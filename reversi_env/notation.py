@@ -56,9 +56,12 @@ def parse_action(text: str) -> Action:
 
 def as_action(value: object) -> Action:
     """Check that ``value`` is an integer action 0-64 (Python or numpy integer,
-    not bool) and return it as an int."""
+    or a 0-d integer array such as ``np.array(19)``, which Gymnasium's
+    ``Discrete`` counts as one of its elements; not a bool) and return it as an int."""
     if type(value) is int and 0 <= value <= PASS:  # the common case, checked fast
         return value
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        value = value.item()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise InvalidMoveError(f"an action must be an integer 0-64, got {value!r} ({type(value).__name__})")
     if not 0 <= int(value) <= PASS:

@@ -36,14 +36,11 @@ def state_from_observation(observation: Observation, player: object = BLACK) -> 
     (default black) fixes it. Search does not care, since the rules are the
     same for both colours. Raises InvalidPositionError for a malformed one.
     """
-    try:
-        planes = np.asarray(observation["observation"])
-    except (KeyError, TypeError, IndexError) as e:
-        raise InvalidPositionError(
-            f"an observation is a dict with 'observation' and 'action_mask', got {observation!r}"
-        ) from e
+    planes = np.asarray(_entry(observation, "observation"))
     if planes.shape != (8, 8, 2):
         raise InvalidPositionError(f"observation planes must have shape (8, 8, 2), got {planes.shape}")
+    if not ((planes == 0) | (planes == 1)).all():
+        raise InvalidPositionError(f"observation planes must hold only 0 and 1, got the values {np.unique(planes)[:8]}")
     flat = planes.reshape(64, 2) != 0
     mine = int(_WEIGHTS[flat[:, 0]].sum())
     theirs = int(_WEIGHTS[flat[:, 1]].sum())
@@ -52,5 +49,25 @@ def state_from_observation(observation: Observation, player: object = BLACK) -> 
 
 
 def legal_actions_from_observation(observation: Observation) -> list[int]:
-    """The legal actions an observation's mask allows, sorted."""
-    return [int(a) for a in np.flatnonzero(np.asarray(observation["action_mask"]))]
+    """The legal actions an observation's mask allows, sorted. Raises
+    InvalidPositionError when there is no mask of 65 entries."""
+    mask = np.asarray(_entry(observation, "action_mask"))
+    if mask.shape != (NUM_ACTIONS,):
+        raise InvalidPositionError(f"action_mask must have shape ({NUM_ACTIONS},), got {mask.shape}")
+    return [int(a) for a in np.flatnonzero(mask)]
+
+
+def _entry(observation: object, key: str) -> object:
+    """``observation[key]``; InvalidPositionError naming what was given instead
+    (its type and keys, not its whole repr, which for arrays runs to pages)."""
+    try:
+        return observation[key]  # type: ignore[index]
+    except (KeyError, TypeError, IndexError, ValueError):
+        pass
+    if isinstance(observation, Mapping):
+        got = f"a {type(observation).__name__} with keys {sorted(map(str, observation))}"
+    else:
+        got = f"a {type(observation).__name__}"
+    raise InvalidPositionError(
+        f"an observation is a dict with 'observation' and 'action_mask' (see reversi_env.observation), got {got}"
+    ) from None

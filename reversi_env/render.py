@@ -293,6 +293,11 @@ class EnvRenderer:
             self._window.close()
             self._window = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles leave the window behind (pygame surfaces do not
+        copy, and a window belongs to its process): a copy opens its own on its first frame."""
+        return {**self.__dict__, "_window": None}
+
 
 # -- helpers ---------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ adds to it (SB3's ``DummyVecEnv``, not ``SubprocVecEnv``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -34,10 +35,11 @@ def _check_player(player: object) -> None:
 class OpponentPool:
     """Players to meet, the oldest dropped beyond ``max_size``."""
 
-    def __init__(self, players: tuple[Any, ...] | list[Any] = (), *, max_size: int | None = None) -> None:
-        """Start with ``players``; ``max_size`` None keeps every one added."""
+    def __init__(self, players: Iterable[Any] = (), *, max_size: int | None = None) -> None:
+        """Start with ``players`` (any iterable, read once); ``max_size`` None keeps every one added."""
         if max_size is not None and (isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 1):
             raise ValueError(f"max_size must be None or a positive int, got {max_size!r}")
+        players = list(players)  # a generator would be used up by the checks below
         for p in players:
             _check_player(p)
         self.max_size = max_size

@@ -287,6 +287,11 @@ class GameState:
             if side and side not in "XxOo":
                 raise InvalidPositionError(f"compact board: the 65th character must be X or O, got {side!r}")
             return squashed[:64], (parse_player(side) if side else None)
+        if squashed and all(c in cell_chars for c in squashed):  # a compact board of the wrong length
+            raise InvalidPositionError(
+                f"board text of {len(squashed)} cells: a compact board is 64 cells of . X O (A1..H8), "
+                f"then optionally X or O to move; got {text!r}"
+            )
         rows: dict[int, str] = {}
         for line in text.splitlines():
             m = re.match(r"\s*([1-8])\s+(.*)$", line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import pickle
 import subprocess
@@ -25,6 +26,7 @@ from reversi_env.notation import PASS, parse_square
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 BLACK_AGENT, WHITE_AGENT = AGENTS
+AGENTS_LIST = list(AGENTS)
 
 
 def _random_state(rng: np.random.Generator, want: Any, tries: int = 2000) -> tuple[GameState, GameState, int]:
@@ -100,6 +102,71 @@ def test_pickle_round_trip() -> None:
     clone.step(parse_square("D3"))
     for agent in AGENTS:
         np.testing.assert_array_equal(clone.observe(agent)["observation"], e.observe(agent)["observation"])
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_a_copy_keeps_the_game_and_goes_on_alone(how: str, make: Any) -> None:
+    """A pickled or deep-copied env mid-game is that game (EzPickle alone gave an
+    env that was never reset, which a wrapped env then failed to read)."""
+    e = make(render_mode="ansi", max_moves=30)
+    e.reset(seed=4)
+    for square in ("D3", "C5", "F6"):
+        e.step(parse_square(square))
+    clone = pickle.loads(pickle.dumps(e)) if how == "pickle" else copy.deepcopy(e)
+    assert clone.unwrapped.state == e.unwrapped.state and clone.unwrapped is not e.unwrapped
+    assert clone.agent_selection == e.agent_selection == WHITE_AGENT
+    assert clone.unwrapped._num_moves == 3 and clone.unwrapped.max_moves == 30
+    assert clone.unwrapped.np_random.integers(1 << 30) == e.unwrapped.np_random.integers(1 << 30)
+    assert clone.render() == e.render()  # the last move is kept too
+    reply = e.unwrapped.state.legal_actions()[0]
+    clone.step(reply)  # the clone plays on; the original does not move
+    assert e.unwrapped.state == GameState.initial().apply("D3").apply("C5").apply("F6")
+    assert clone.unwrapped.state == e.unwrapped.state.apply(reply)
+    assert e.rewards is not clone.rewards and e.infos is not clone.infos
+
+
+def test_a_copy_of_a_finished_game_reports_its_end() -> None:
+    e = env()
+    e.reset(options={"state": GameState.from_string("X" * 63 + ". O")})
+    clone = copy.deepcopy(e)
+    assert clone.agent_selection == WHITE_AGENT and clone.last()[1:3] == (-1, True)
+    assert clone._cumulative_rewards == {BLACK_AGENT: 1, WHITE_AGENT: -1}
+    for agent in clone.agent_iter():
+        assert clone.terminations[agent]
+        clone.step(None)
+    assert clone.agents == [] and e.agents == AGENTS_LIST
+
+
+def test_pettingzoo_global_state_is_not_provided_and_says_so() -> None:
+    """PettingZoo's optional ``state()`` method: the wrappers (and the parallel
+    conversion) raise NotImplementedError naming ``env.unwrapped.state``, as envs
+    without one do, instead of "'GameState' object is not callable"."""
+    e = env()
+    e.reset()
+    with pytest.raises(NotImplementedError, match=r"env\.unwrapped\.state"):
+        e.state()
+    parallel = turn_based_aec_to_parallel(env())
+    parallel.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="GameState"):
+        parallel.state()
+    assert e.unwrapped.state == GameState.initial()
+
+
+def test_a_zero_dimensional_integer_array_is_an_action() -> None:
+    """``np.array(19)`` is in ``Discrete(65)`` (Gymnasium says so), so both envs play it."""
+    for make in (env, raw_env):
+        e = make()
+        e.reset()
+        assert np.array(19) in e.action_space(BLACK_AGENT)
+        e.step(np.array(parse_square("D3")))
+        e.step(np.array(parse_square("C5"), dtype=np.uint8))
+        assert e.unwrapped.state == GameState.initial().apply("D3").apply("C5")
+    e = raw_env()
+    e.reset()
+    for bad in (np.array([19]), np.array(19.0), np.array(True)):
+        with pytest.raises(InvalidMoveError):
+            e.step(bad)
 
 
 def test_import_and_play_do_not_import_pygame() -> None:
@@ -256,6 +323,28 @@ def test_wrapped_env_ends_the_game_on_an_illegal_action() -> None:
     counts = {"black_discs": 4, "white_discs": 1}
     assert e.infos[WHITE_AGENT] == {**counts, "disc_difference": -3, "illegal": True}
     assert e.infos[BLACK_AGENT] == {**counts, "disc_difference": 3}
+
+
+def test_wrapped_env_judges_actions_by_the_position_set_after_the_last_observation() -> None:
+    """PettingZoo's TerminateIllegalWrapper keeps the mask of the last ``last()``; a
+    position set afterwards (``env.unwrapped.state = s``) is judged by its own mask."""
+    e = env()
+    e.reset()
+    e.last()  # the mask of the start
+    s = GameState.initial().apply("D3").apply("C5")
+    e.unwrapped.state = s
+    legal_now = parse_square("B6")  # legal for black here, not at the start
+    e.step(legal_now)
+    assert not any(e.terminations.values()) and e.unwrapped.state == s.apply(legal_now)
+    e.last()
+    e.unwrapped.state = GameState.initial()
+    e.step(parse_square("B6"))  # legal a moment ago, illegal now: the game ends, no exception
+    assert all(e.terminations.values()) and e.infos[BLACK_AGENT]["illegal"]
+    # an earlier episode's illegal end does not hide this one's
+    e.unwrapped.state = GameState.initial()
+    e.step(parse_square("D3"))
+    e.step(0)
+    assert all(e.terminations.values()) and e.infos[WHITE_AGENT]["illegal"] and e.rewards[WHITE_AGENT] == -1
 
 
 def test_wrapped_env_asserts_out_of_range_actions() -> None:

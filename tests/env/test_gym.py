@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 from collections import Counter
 from typing import Any
 
@@ -209,8 +211,36 @@ def test_constructor_rejects_bad_values(kwargs: dict[str, Any]) -> None:
 
 
 def test_constructor_rejects_an_opponent_that_cannot_play() -> None:
-    with pytest.raises(TypeError, match="opponent"):
-        ReversiGymEnv(opponent=42)
+    for bad in (42, "greedy"):
+        with pytest.raises(TypeError, match="opponent"):
+            ReversiGymEnv(opponent=bad)
+
+
+def test_random_opponent_by_name_is_the_default_one() -> None:
+    """``opponent="random"`` (ReversiVectorEnv's spelling) is None: the same seeded games."""
+    named, default = ReversiGymEnv(opponent="random", play_as="random"), ReversiGymEnv(play_as="random")
+    assert named.opponent is None
+    rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
+    named.reset(seed=9)
+    default.reset(seed=9)
+    assert _play_out(named, rng_a)[1] == _play_out(default, rng_b)[1]
+
+
+@pytest.mark.parametrize("mode", ["human", "rgb_array", None])
+def test_copies_and_pickles_keep_the_game_even_with_a_window_open(mode: str | None) -> None:
+    """An open pygame window does not copy; a copy leaves it behind and opens its own."""
+    env = ReversiGymEnv(play_as="random", render_mode=mode)
+    env.reset(seed=5)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    for clone in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert clone.state == env.state and clone.player == env.player
+        action = int(np.flatnonzero(env.action_masks())[0])
+        mine, theirs = clone.step(action), copy.deepcopy(env).step(action)
+        np.testing.assert_array_equal(mine[0]["observation"], theirs[0]["observation"])  # same opponent draws
+        if mode is not None:
+            clone.render()
+        clone.close()
+    env.close()
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array", "human"])

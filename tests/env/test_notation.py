@@ -37,10 +37,20 @@ def test_parse_square_needs_a_string(bad: object) -> None:
         parse_square(bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [-1, 65, 2.0, "3", False, np.bool_(True)])
+@pytest.mark.parametrize(
+    "bad", [-1, 65, 2.0, "3", False, np.bool_(True), np.array([19]), np.array(19.0), np.array(True), np.array(65)]
+)
 def test_bad_actions(bad: object) -> None:
     with pytest.raises(InvalidMoveError):
         as_action(bad)
+
+
+def test_a_zero_dimensional_integer_array_is_an_action() -> None:
+    """What a policy's ``argmax`` returns, and what Gymnasium's Discrete contains."""
+    for value in (np.array(19), np.array(19, dtype=np.uint8), np.array(PASS, dtype=np.int32)):
+        a = as_action(value)
+        assert a == int(value) and type(a) is int
+    assert action_name(np.array(19)) == "D3" and to_action(np.array(PASS)) == PASS
 
 
 def test_square_name_rejects_pass() -> None:

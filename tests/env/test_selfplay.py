@@ -95,6 +95,11 @@ def test_act_before_any_reset_draws_first() -> None:
     assert opponent.act({"observation": np.zeros((8, 8, 2), np.int8), "action_mask": obs}) == 19  # D3
 
 
+def test_players_may_come_from_a_generator() -> None:
+    pool = OpponentPool(FirstLegal(name) for name in "abc")
+    assert [p.name for p in pool.players] == ["a", "b", "c"] and pool.added == 3
+
+
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="max_size"):
         OpponentPool(max_size=0)

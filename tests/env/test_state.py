@@ -255,6 +255,12 @@ def test_bad_board_text(text: str) -> None:
         GameState.from_string(text)
 
 
+@pytest.mark.parametrize("cells", [63, 66, 1])
+def test_a_compact_board_of_the_wrong_length_is_named_so(cells: int) -> None:
+    with pytest.raises(InvalidPositionError, match=f"board text of {cells} cells: a compact board is 64 cells"):
+        GameState.from_string("." * cells)
+
+
 def test_board_text_type_and_player_override() -> None:
     with pytest.raises(InvalidPositionError, match="str"):
         GameState.from_string(123)  # type: ignore[arg-type]

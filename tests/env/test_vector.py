@@ -22,7 +22,7 @@ def _pick_actions(masks: np.ndarray, rng: np.random.Generator, p_illegal: float)
     for i, row in enumerate(masks):
         legal = np.flatnonzero(row)
         illegal = np.flatnonzero(~row)
-        if rng.random() < p_illegal and illegal.size:
+        if (rng.random() < p_illegal and illegal.size) or not legal.size:
             actions[i] = rng.choice(illegal)
         else:
             actions[i] = rng.choice(legal)
@@ -177,27 +177,92 @@ def test_vector_step_rejects_bad_actions_and_keeps_the_games() -> None:
     np.testing.assert_array_equal(vec.action_masks(), obs["action_mask"].astype(bool))
 
 
-def test_vector_env_matches_gymnasiums_sync_vector_env() -> None:
-    """Gymnasium's own SyncVectorEnv (same-step autoreset) over ReversiGymEnv is the reference:
-    same observations, rewards, terminations and the same infos layout, value for value."""
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_vector_env_matches_gymnasiums_sync_vector_env(mode: AutoresetMode) -> None:
+    """Gymnasium's own SyncVectorEnv over ReversiGymEnv, in the same autoreset mode, is the
+    reference: same observations, rewards, terminations and infos, value for value, partial
+    resets (``options={"reset_mask": ...}``, seeded or not) included."""
     n, seed = 5, 77
-    ours = ReversiVectorEnv(n, play_as="random", reward="disc_diff")
+    ours = ReversiVectorEnv(n, play_as="random", reward="disc_diff", autoreset_mode=mode)
     reference = gymnasium.vector.SyncVectorEnv(
         [lambda: ReversiGymEnv(play_as="random", reward="disc_diff") for _ in range(n)],
-        autoreset_mode=AutoresetMode.SAME_STEP,
+        autoreset_mode=mode,
     )
+    assert ours.metadata["autoreset_mode"] is mode
     got, want = ours.reset(seed=seed), reference.reset(seed=seed)
     assert data_equivalence(got, want)
     picker = np.random.default_rng(3)
-    ended = 0
-    for _ in range(120):
-        masks = np.stack(reference.call("action_masks"))
+    ended = partial = 0
+    for _ in range(200):
+        ended_now = want[2] if len(want) == 5 else np.zeros(n, dtype=bool)
+        restart = ended_now.copy() if mode == AutoresetMode.DISABLED else np.zeros(n, dtype=bool)
+        if picker.random() < 0.05:
+            restart |= picker.random(n) < 0.4
+        if restart.any():
+            reset_seed = None if picker.random() < 0.5 else int(picker.integers(1000))
+            options = {"reset_mask": restart}
+            got, want = ours.reset(seed=reset_seed, options=options), reference.reset(seed=reset_seed, options=options)
+            assert data_equivalence(got, want), (got, want)
+            partial += 1
+        masks = want[0]["action_mask"].astype(bool)
         np.testing.assert_array_equal(ours.action_masks(), masks)
-        actions = _pick_actions(masks, picker, 0.01)
+        actions = _pick_actions(masks, picker, 0.01)  # any action for a game that shows its end
         got, want = ours.step(actions), reference.step(actions)
         assert data_equivalence(got, want), (got, want)
         ended += int(got[2].sum())
-    assert ended >= n
+    assert ended >= n and partial >= 5
+
+
+def test_next_step_autoreset_shows_the_end_then_restarts() -> None:
+    vec = ReversiVectorEnv(2, seed=0, autoreset_mode=AutoresetMode.NEXT_STEP)
+    vec.reset()
+    start = GameState.initial().planes(0)
+    obs, rewards, terms, _, infos = vec.step(np.array([0, 19]))  # game 0: A1 is illegal
+    assert list(terms) == [True, False] and rewards[0] == -1.0
+    assert infos == {"illegal": infos["illegal"], "_illegal": infos["_illegal"]} and infos["illegal"][0]
+    np.testing.assert_array_equal(obs["observation"][0], start)  # the end, not yet a new game
+    obs, rewards, terms, _, infos = vec.step(np.array([0, 0]))  # game 0's action is ignored
+    assert not terms[0] and rewards[0] == 0.0 and infos["_player"].tolist() == [True, False]
+    np.testing.assert_array_equal(obs["observation"][0], start)
+    assert vec.action_masks()[0].sum() == 4
+
+
+def test_disabled_autoreset_needs_a_reset_of_the_ended_games() -> None:
+    vec = ReversiVectorEnv(2, seed=0, autoreset_mode="Disabled")
+    vec.reset()
+    _, _, terms, _, _ = vec.step(np.array([0, 19]))
+    assert list(terms) == [True, False]
+    with pytest.raises(RuntimeError, match="reset_mask"):
+        vec.step(np.array([19, 26]))
+    before = vec.action_masks()[1].copy()
+    obs, infos = vec.reset(options={"reset_mask": np.array([True, False])})
+    assert infos["_player"].tolist() == [True, False]
+    np.testing.assert_array_equal(obs["observation"][0], GameState.initial().planes(0))
+    np.testing.assert_array_equal(obs["action_mask"][1], before)  # game 1 goes on where it was
+    _, _, terms, _, _ = vec.step(np.array([19, int(np.flatnonzero(before)[0])]))
+    assert not terms.any()
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"reset_mask": [True, False]}, TypeError),
+        ({"reset_mask": np.array([1, 0])}, TypeError),
+        ({"reset_mask": np.array([True])}, ValueError),
+        ({"reset_mask": np.array([False, False])}, ValueError),
+        ("mask", TypeError),
+    ],
+)
+def test_vector_reset_rejects_a_bad_reset_mask(options: Any, error: type[Exception]) -> None:
+    vec = ReversiVectorEnv(2, seed=0)
+    vec.reset()
+    with pytest.raises(error):
+        vec.reset(options=options)
+
+
+def test_a_partial_reset_needs_a_full_one_first() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        ReversiVectorEnv(2).reset(options={"reset_mask": np.array([True, False])})
 
 
 def test_make_vec_gives_the_vector_env() -> None:
@@ -205,3 +270,23 @@ def test_make_vec_gives_the_vector_env() -> None:
     assert isinstance(vec.unwrapped, ReversiVectorEnv) and vec.num_envs == 3
     obs, infos = vec.reset(seed=0)
     assert obs["observation"].shape == (3, 8, 8, 2) and list(infos["player"]) == [1, 1, 1]
+
+
+def test_make_and_make_vec_take_the_same_opponent_keywords() -> None:
+    """``opponent=None`` and ``opponent="random"`` mean the random opponent in both envs,
+    so one set of keyword arguments serves gymnasium.make and gymnasium.make_vec."""
+    for opponent in (None, "random"):
+        vec = gymnasium.make_vec(reversi_env.GYM_ENV_ID, num_envs=2, opponent=opponent, autoreset_mode="NextStep")
+        assert isinstance(vec.unwrapped, ReversiVectorEnv)
+        assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+        single = gymnasium.make(reversi_env.GYM_ENV_ID, opponent=opponent)
+        assert single.unwrapped.opponent is None
+        sync = gymnasium.make_vec(reversi_env.GYM_ENV_ID, num_envs=2, vectorization_mode="sync", opponent=opponent)
+        assert sync.reset(seed=0)[0]["observation"].shape == (2, 8, 8, 2)
+    # the class's own metadata is not changed by an instance's mode
+    assert ReversiVectorEnv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+
+
+def test_vector_constructor_rejects_an_unknown_autoreset_mode() -> None:
+    with pytest.raises(ValueError, match="NextStep"):
+        ReversiVectorEnv(2, autoreset_mode="next")
