@@ -122,11 +122,16 @@ class NarratedAgent:
 
 def describe_search(found: Any) -> str:
     """One line about a SearchResult: simulations, time and the expected result
-    for the player who moved (+1 a win, -1 a loss)."""
-    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
+    for the player who moved (+1 a win, -1 a loss); a proof or an exact solve
+    says so (no simulations were run), and so does a move played at once
+    because it was the only legal one."""
     if found.proven is not None:
         exact = "" if found.disc_difference is None else f" by {abs(found.disc_difference)} discs"
-        return f"{line}, a proven {found.proven}{exact}"
+        how = f"{found.simulations} simulations" if found.simulations else f"solved ({found.nodes} positions)"
+        return f"{how} in {found.seconds:.2f} s, a proven {found.proven}{exact}"
+    if found.simulations == 0 and len(found.actions) == 1:
+        return "its only legal move, played without a search"
+    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
     return f"{line}, expected result {found.value:+.2f} (+1 a win, -1 a loss)"
 
 

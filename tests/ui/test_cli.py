@@ -415,3 +415,22 @@ def test_a_game_stopped_by_ctrl_c_is_not_reported_as_won(tmp_path: Path) -> None
     code, _ = session.finish()
     assert code == 130
     assert "Game stopped: not finished, " in session.output and "Game over" not in session.output
+
+
+def test_the_narration_says_when_mcts_did_not_simulate() -> None:
+    # "0 simulations in 0.00 s, expected result +0.00" for a forced single move, and
+    # "0 simulations ..., a proven win" for an endgame it solved exactly.
+    from conftest import random_game
+
+    from agents.search.mcts import MCTSAgent
+    from agents.ui.play_cli import describe_search
+
+    games = [random_game(seed) for seed in range(20)]
+    single = next(s for g in games for s in g if len(s.legal_actions()) == 1 and s.legal_actions() != [64])
+    solved = next(s for s in games[0] if s.num_empty() == 10 and not s.is_terminal())
+    mcts = MCTSAgent(simulations=300, seed=0)
+    assert describe_search(mcts.search(single)) == "its only legal move, played without a search"
+    line = describe_search(mcts.search(solved))
+    assert re.fullmatch(r"solved \(\d+ positions\) in \d+\.\d\d s, a proven (win|loss|draw)( by \d+ discs)?", line)
+    opening = describe_search(mcts.search(GameState.initial()))
+    assert re.fullmatch(r"300 simulations in \d+\.\d\d s, expected result [+-]\d\.\d\d \(.*\)", opening)
