@@ -36,6 +36,9 @@ HELP = """Commands:
   help     this text
   Q        quit: the game ends and is scored by the discs on the board"""
 
+ECHO_MAX = 20
+"""A line that is not a move is quoted back up to this many characters."""
+
 HINT_SIMULATIONS = 3000
 """Simulations behind a hint: a second or less, and reproducible."""
 
@@ -103,12 +106,15 @@ class HumanPlayer:
         hint: Callable[[Observation], int] = mcts_hint,
         name: str = "human",
         intercept: Callable[[str], None] | None = None,
+        more_help: str = "",
     ) -> None:
         """``color`` is the colour this person plays; ``hint`` suggests moves;
         ``intercept`` sees every typed line first and may raise ``QuitGame`` to
-        end the turn (the terminal's "undo" and "resign")."""
+        end the turn (the terminal's "undo" and "resign"); ``more_help``: lines
+        that "help" shows after its own, for the words ``intercept`` takes."""
         self.color = parse_player(color)
         self.intercept = intercept
+        self.more_help = more_help
         self.read = read
         self.write = write
         self.hint = hint
@@ -160,7 +166,7 @@ class HumanPlayer:
             if command in ("q", "quit", "exit"):
                 raise QuitGame("typed Q")
             if command in ("help", "h", "?"):
-                self.write(HELP)
+                self.write(HELP + (f"\n{self.more_help}" if self.more_help else ""))
                 continue
             if command == "board":
                 self.write(str(state))
@@ -174,7 +180,9 @@ class HumanPlayer:
             try:
                 action = parse_action(command)
             except InvalidMoveError:
-                self.write(f"{line.strip()!r} is not a move. Type a square like D3, or 'help'.")
+                typed = line.strip()
+                shown = repr(typed if len(typed) <= ECHO_MAX else typed[:ECHO_MAX] + "...")
+                self.write(f"{shown} is not a move. Type a square like D3, or 'help'.")
                 continue
             if action in legal:
                 return action

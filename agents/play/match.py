@@ -168,8 +168,10 @@ class GameResult:
 
     def summary(self) -> str:
         """One line for people: the winner, the score and, unless the game was
-        played out, how it ended."""
+        played out, how it ended (an unfinished game names no winner)."""
         who = "draw" if self.winner == "draw" else f"{self.winner} wins"
+        if self.reason == "interrupted":
+            who = "not finished"
         line = f"{who}, {self.black}-{self.white} (black {self.black_name}, white {self.white_name})"
         how = {
             "timeout": f"{self.loser} lost on time",

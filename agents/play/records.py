@@ -20,7 +20,9 @@ and where.
 
 from __future__ import annotations
 
+import codecs
 import re
+import unicodedata
 from pathlib import Path
 
 from agents.datafiles import write_text_atomic
@@ -189,6 +191,8 @@ def from_ggf(text: str) -> GameResult:
         result.reason = "resign" if flag == "r" else "timeout"
         result.loser = PLAYER_NAMES[loser]
         result.winner = PLAYER_NAMES[1 - loser]
+    elif flag == "s" and not state.is_terminal():  # scored as it stands: what ``to_ggf`` writes for a quit
+        result.reason = "quit"
     return result
 
 
@@ -236,20 +240,51 @@ def record(moves: list[str], times: list[float], start: GameState | None = None)
 
 
 def read_record(text: str) -> GameResult:
-    """A record from JSON, GGF or a transcript, told apart by how they begin."""
-    body = text.strip()
+    """A record from JSON, GGF or a transcript, told apart by how they begin.
+    The names and details it holds come back printable: a control character
+    (a terminal's escape sequence, say) is shown as '?'."""
+    body = text.lstrip("\ufeff").strip()
     if not body:
         raise RecordError("empty, not a game record")
     try:
         if body.startswith("{"):
-            return GameResult.from_json(body)
-        if body.startswith("(") or "GM[" in body[:40]:
-            return from_ggf(body)
-        return from_transcript(body)
+            result = GameResult.from_json(body)
+        elif body.startswith("(") or "GM[" in body[:40]:
+            result = from_ggf(body)
+        else:
+            result = from_transcript(body)
     except RecordError:
         raise
     except (ValueError, KeyError, TypeError) as e:
         raise RecordError(str(e).splitlines()[0] if str(e) else type(e).__name__) from None
+    result.black_name = _printable(result.black_name)
+    result.white_name = _printable(result.white_name)
+    result.details = _printable(result.details, keep="\n")
+    return result
+
+
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _printable(text: str, keep: str = "") -> str:
+    """``text`` with every control character but those in ``keep`` (and every
+    bidirectional override) replaced by '?'."""
+    return "".join(
+        "?" if c not in keep and (unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS) else c for c in text
+    )
+
+
+def decode_record(data: bytes) -> str:
+    """The text of a record file: UTF-8 (a byte-order mark is skipped), or
+    UTF-16 with its byte-order mark (as some Windows editors save);
+    RecordError for anything else."""
+    try:
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        where = f"byte {e.start + 1} is 0x{data[e.start]:02x}"
+        raise RecordError(f"cannot read: not text in UTF-8 or UTF-16 with a byte-order mark ({where})") from None
 
 
 def load_record(path: str | Path) -> GameResult:
@@ -258,11 +293,11 @@ def load_record(path: str | Path) -> GameResult:
     if not str(path).strip():
         raise RecordError("no file name given")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"{path}: cannot read: {e}") from None
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}") from None
     try:
-        return read_record(text)
+        return read_record(decode_record(data))
     except RecordError as e:
         raise RecordError(f"{path}: {e}") from None
 

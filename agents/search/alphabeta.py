@@ -597,6 +597,7 @@ def iterative_deepening(
     selectivity: float = 0.0,
     exact_jump: int = EXACT_JUMP,
     wld_empties: int | None = WLD_EMPTIES,
+    wof: bool = False,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
@@ -627,13 +628,15 @@ def iterative_deepening(
     exact depth finishes that move (after a draw it is not searched: every
     drawn move scores 0, the best there is); that search counts as the
     finished exact depth if it found a draw and finished (no move scores more),
-    else as an unfinished one."""
+    else as an unfinished one. ``wof``: a game that ends in the search scores
+    its empty squares for the winner (``endgame.Solver``'s "wof" scoring), else
+    the discs as they stand."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
-    stats = new_stats(DISC, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
+    stats = new_stats(DISC, wof=wof, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
     buf = new_scratch()
     depths = deepening_depths(last, n_empty, 0 if exact_all else exact_jump)
-    helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
+    helpers = [_Helper(p, o, table, evaluation, k, selectivity, wof) for k in range(1, threads)]
     for helper in helpers:
         helper.start(list(actions), depths)
     order = list(actions)
@@ -742,10 +745,17 @@ class _Helper:
     releases the GIL), sharing the table and the moves (ABDADA), until the main search stops it."""
 
     def __init__(
-        self, p: np.uint64, o: np.uint64, table: np.ndarray, evaluation: Evaluation, index: int, selectivity: float
+        self,
+        p: np.uint64,
+        o: np.uint64,
+        table: np.ndarray,
+        evaluation: Evaluation,
+        index: int,
+        selectivity: float,
+        wof: bool = False,
     ) -> None:
         self.p, self.o, self.table, self.evaluation, self.index = p, o, table, evaluation, index
-        self.stats = new_stats(DISC, selectivity=selectivity, shared=True)
+        self.stats = new_stats(DISC, wof=wof, selectivity=selectivity, shared=True)
         self.result: RootScores | None = None
         self._thread: threading.Thread | None = None
 

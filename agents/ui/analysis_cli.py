@@ -3,11 +3,14 @@
 reversi solve "--XX----O-XXOX--... X" [--scoring count|wof] [--json] [--time-limit S]
     the exact score for the side to move and every best move (the field's
     problem-file position format: 64 cells A1..H8 of X, O, -, then the mover;
-    quote it as one argument, so that a board starting with - is not an option);
-    Ctrl-C or the time limit stops a solve too big to wait for
+    quote it as one argument, so that a board starting with - is not an option;
+    a whole line of an OBF file, "... X; G8:+2; A6:+0;", is read up to its
+    first ';'); Ctrl-C or the time limit stops a solve too big to wait for
 reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--json]
     every legal move with its score and the depth it was searched to (a
-    hint with scores); exact once few empty squares remain
+    hint with scores); exact once few empty squares remain. The moves are a
+    transcript as ``reversi play --start`` reads it: a forced pass may be
+    left out or written --, pa or pass
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from agents.arena.tournament import Opening
+from agents.play.records import parse_transcript
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import SCORINGS, Solver
 from agents.search.evaluation import DISC
@@ -51,8 +54,8 @@ def register(subparsers: Any) -> None:
         "position",
         nargs="+",
         metavar="POSITION",
-        help='"64 cells A1..H8 (X, O, -) and the mover", one position (its words are joined); quote it, or '
-        "write --, before a board that starts with -",
+        help='"64 cells A1..H8 (X, O, -) and the mover", one position (its words are joined; a line of an OBF '
+        "file is read up to its first ';'); quote it, or write --, before a board that starts with -",
     )
     _scoring_option(solve)
     solve.add_argument("--json", action="store_true", help='print {"score", "best", "nodes", "seconds"}')
@@ -71,8 +74,17 @@ def register(subparsers: Any) -> None:
         f"differences with {ANALYZE_EXACT_EMPTIES} empty squares or fewer, else the evaluation (in discs) "
         "at the depth iterative deepening reached in the time given.",
     )
-    analyze.add_argument("position", nargs="*", metavar="POSITION", help="64 cells A1..H8 (X, O, -) and the mover")
-    analyze.add_argument("--moves", metavar="TRANSCRIPT", help="a game from the start instead, e.g. f5d6c3d3")
+    analyze.add_argument(
+        "position",
+        nargs="*",
+        metavar="POSITION",
+        help="64 cells A1..H8 (X, O, -) and the mover, as for solve (default: the start)",
+    )
+    analyze.add_argument(
+        "--moves",
+        metavar="TRANSCRIPT",
+        help="a game from the start instead, e.g. f5d6c3d3 (a forced pass may be left out or written --)",
+    )
     analyze.add_argument("--time", type=positive_float, default=2.0, help="seconds of search (default 2)")
     _scoring_option(analyze)
     analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
@@ -94,12 +106,14 @@ def _fail(command: str, message: object) -> int:
 
 
 def _position(words: list[str]) -> GameState:
-    """The position from the words of the command line (ValueError if it is not one)."""
+    """The position from the words of the command line (ValueError if it is not one).
+    A line of an OBF file ("board side; move:score; ...", or "% a comment"
+    after it) counts up to its first ';' or '%'."""
     text = " ".join(words)
-    cells = "".join(text.split())
+    cells = "".join(text.split(";", 1)[0].split("%", 1)[0].split())
     if len(cells) != 65 or any(c not in "XO-." for c in cells[:64].upper()) or cells[64].upper() not in "XO":
         raise ValueError(f"a position is 64 cells (X, O, -) and the side to move (X or O), got {text!r}")
-    return GameState.from_string(text)
+    return GameState.from_string(cells)
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -141,12 +155,14 @@ def run_analyze(args: argparse.Namespace) -> int:
         if args.moves is not None and args.position:
             raise ValueError("give a POSITION or --moves, not both")
         if args.moves is not None:
-            state = Opening.parse(args.moves).state()
+            state = GameState.initial()
+            for action in parse_transcript(args.moves):
+                state = state.apply(action)
         elif args.position:
             state = _position(args.position)
         else:
             state = GameState.initial()
-    except ValueError as e:
+    except ValueError as e:  # RecordError too
         return _fail("analyze", e)
     if state.is_terminal():
         return _fail("analyze", "the game is over: there is no move to analyze")
@@ -180,7 +196,10 @@ def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, 
         p, o = state.kernel_boards()
         table = new_table(ANALYZE_TABLE_ENTRIES)
         evaluation = pattern_evaluation()  # alphabeta:time=S's, not the graded levels' hand-written one
-        root, _ = iterative_deepening(p, o, actions, table, evaluation, time_limit=seconds, exact_all=True)
+        wof = scoring == "wof"
+        root, _ = iterative_deepening(p, o, actions, table, evaluation, time_limit=seconds, exact_all=True, wof=wof)
+        if root.depth == 0:  # not even depth 1 finished in the time: every score would be a 0
+            root, _ = iterative_deepening(p, o, actions, table, evaluation, max_depth=1, exact_all=True, wof=wof)
         exact = root.depth >= state.num_empty()
         rows = [
             {

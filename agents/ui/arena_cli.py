@@ -11,6 +11,7 @@ which takes the parsed arguments and returns the exit code.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shlex
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ from agents.arena.tournament import (
     run_tournament,
 )
 from agents.datafiles import write_text_atomic
-from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int
+from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int, unwritable_output
 
 ARENA_EPILOG = """\
 Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
@@ -154,8 +155,22 @@ def _tournament_from_args(args: argparse.Namespace) -> Tournament:
     )
 
 
+def _unwritable_reports(command: str, args: argparse.Namespace) -> bool:
+    """Whether --plot or --json cannot be written (said in one line), or --plot
+    lacks matplotlib: checked before a tournament, not after its last game."""
+    for flag, path in (("--plot", args.plot), ("--json", None if args.json == "-" else args.json)):
+        if path is not None and unwritable_output(command, flag, path):
+            return True
+    if args.plot is not None and importlib.util.find_spec("matplotlib") is None:
+        _fail(command, "--plot needs matplotlib: pip install 'reversi-env[plot]'")
+        return True
+    return False
+
+
 def run_arena(args: argparse.Namespace) -> int:
     """``reversi arena``: play (or resume) a tournament, then print the table."""
+    if _unwritable_reports("arena", args):
+        return 2
     try:
         tournament = _tournament_from_args(args)
         out = Path(args.out)

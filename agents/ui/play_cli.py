@@ -15,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.base import QuitGame, close_agent, reset_agent
+from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.records import RecordError, load_record, parse_start, write_record
-from agents.play.specs import SPEC_HELP, SpecError
+from agents.play.specs import SPEC_HELP, SpecError, parse_spec
 from agents.ui.options import (
     add_rule_options,
     add_think_time_option,
@@ -30,7 +30,7 @@ from agents.ui.options import (
 )
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
-from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
+from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState, parse_player
 
 PLAY_EPILOG = f"""\
 player specs: {SPEC_HELP}
@@ -122,11 +122,16 @@ class NarratedAgent:
 
 def describe_search(found: Any) -> str:
     """One line about a SearchResult: simulations, time and the expected result
-    for the player who moved (+1 a win, -1 a loss)."""
-    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
+    for the player who moved (+1 a win, -1 a loss); a proof or an exact solve
+    says so (no simulations were run), and so does a move played at once
+    because it was the only legal one."""
     if found.proven is not None:
         exact = "" if found.disc_difference is None else f" by {abs(found.disc_difference)} discs"
-        return f"{line}, a proven {found.proven}{exact}"
+        how = f"{found.simulations} simulations" if found.simulations else f"solved ({found.nodes} positions)"
+        return f"{how} in {found.seconds:.2f} s, a proven {found.proven}{exact}"
+    if found.simulations == 0 and len(found.actions) == 1:
+        return "its only legal move, played without a search"
+    line = f"{found.simulations} simulations in {found.seconds:.2f} s"
     return f"{line}, expected result {found.value:+.2f} (+1 a win, -1 a loss)"
 
 
@@ -136,6 +141,9 @@ class TurnRequests:
     here, so ``play_command`` takes the move back or scores the resignation."""
 
     WORDS = ("undo", "resign")
+    HELP = """  undo     take back your last move (and the reply to it)
+  resign   resign: the other side wins"""
+    """What "help" says of the two words, after the player's own commands."""
 
     def __init__(self) -> None:
         """Nothing asked yet."""
@@ -169,7 +177,7 @@ def _taken_back(game: GameResult, color: int) -> int:
 def _finish(result: GameResult, save: str | None) -> int:
     """Print the result and save it; 1 if it could not be saved, else 0."""
     print()
-    print(f"Game over: {result.summary()}")
+    print(f"{'Game stopped' if result.reason == 'interrupted' else 'Game over'}: {result.summary()}")
     if result.reason in LOSING_REASONS and result.details:
         print(result.details)
     print(f"transcript: {result.transcript}")
@@ -203,9 +211,12 @@ class Opening:
             return cls(None if record.start is None else record.start_state(), list(record.moves), list(record.times))
         if getattr(args, "start", None) is not None:
             try:
-                return cls(parse_start(args.start))
+                start = parse_start(args.start)
             except RecordError as e:
                 raise RecordError(f"--start: {e}") from None
+            if start.is_terminal():
+                raise RecordError("--start: the game is over in that position: neither side can move")
+            return cls(start)
         return cls()
 
     def state(self) -> GameState:
@@ -228,6 +239,7 @@ def terminal_player(player: Any, color: int, spec: str, requests: TurnRequests) 
     ``requests`` (undo, resign), a searching agent is narrated."""
     if isinstance(player, HumanPlayer):
         player.intercept = requests.catcher(color)
+        player.more_help = requests.HELP
         return player
     if hasattr(player, "last_result"):
         return NarratedAgent(player, f"{PLAYER_SYMBOLS[color]} ({spec})")
@@ -298,7 +310,7 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
             players.append(player)
             if hasattr(player, "wait_ready"):
                 player.wait_ready()  # a player that cannot load fails here, in one line
-    except (SpecError, PlayerStartError) as e:
+    except (SpecError, PlayerStartError, MoveTimeout) as e:  # MoveTimeout: it loads slower than --time-limit
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2
     display = TerminalDisplay(specs)
@@ -331,6 +343,18 @@ def _no_screen() -> bool:
     return sys.platform.startswith("linux") and not any(os.environ.get(name) for name in screens)
 
 
+def _check_ai(spec: str, color: int, seed: int | None, time_limit: float | None) -> None:
+    """Build the window's AI once and let it go, as ``reversi play`` builds its
+    players: an AI that cannot start is a command-line error, not a game the
+    person wins after a move. SpecError, PlayerStartError or MoveTimeout says why."""
+    player = build_player(spec, color, seed=seed, time_limit=time_limit)
+    try:
+        if hasattr(player, "wait_ready"):
+            player.wait_ready()
+    finally:
+        close_agent(player)
+
+
 def gui_command(args: argparse.Namespace) -> int:
     """``reversi gui``: the window."""
     from agents.ui.gui import GuiApp
@@ -343,9 +367,13 @@ def gui_command(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        start = None if args.start is None else parse_start(args.start)
+        # A bad --start or --load is one line here, before the window opens.
+        start = Opening.from_args(args).origin if args.start is not None else None
         if args.load is not None:
-            load_record(args.load)  # a bad file is one line here, before the window opens
+            load_record(args.load)  # a finished game may be loaded: the window shows its end
+        if parse_spec(args.ai).kind == "human":
+            raise ValueError("--ai must be a program, not 'human' (--mode humans puts two people at the window)")
+        _check_ai(args.ai, 1 - parse_player(args.human), args.seed, args.time_limit)
         app = GuiApp(
             ai=args.ai,
             human=args.human,
@@ -356,7 +384,7 @@ def gui_command(args: argparse.Namespace) -> int:
             max_illegal=args.max_illegal,
             save_path=args.load or args.save,
         )
-    except (ValueError, RecordError) as e:
+    except (ValueError, RecordError, PlayerStartError, MoveTimeout) as e:  # SpecError is a ValueError
         print(f"reversi gui: error: {e}", file=sys.stderr)
         return 2
     if args.load:
@@ -399,7 +427,9 @@ def register(sub: Any) -> None:
     gui = sub.add_parser(
         "gui", help="play in a window", description="Play in a window (pygame) under the tournament rules."
     )
-    gui.add_argument("--ai", default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)")
+    gui.add_argument(
+        "--ai", type=player_spec, default="mcts:time=1", metavar="SPEC", help="the AI opponent (default mcts:time=1)"
+    )
     gui.add_argument("--human", choices=("black", "white"), default="black", help="your colour (default black)")
     gui.add_argument(
         "--mode",

@@ -18,6 +18,7 @@ from agents.play.records import (
     parse_start,
     parse_transcript,
     read_record,
+    record,
     to_ggf,
     write_record,
     write_transcript,
@@ -200,3 +201,55 @@ def test_a_start_is_a_board_and_side_or_a_transcript() -> None:
         parse_start("f5f5")
     with pytest.raises(RecordError, match="65th character"):
         parse_start("." * 64 + "Z")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "bom"),
+    [("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")],
+)
+def test_a_record_saved_with_a_byte_order_mark_loads(tmp_path: Path, encoding: str, bom: bytes) -> None:
+    # What Windows editors save: a transcript read as '\ufefff5d6...', not a move, and
+    # UTF-16 as a file that "cannot read"; the same game as without the mark now.
+    game = a_game(3)
+    texts = {"game.txt": write_transcript(game.moves), "game.json": game.to_json(), "game.ggf": to_ggf(game)}
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.write_bytes(bom + text.encode(encoding))
+        loaded = load_record(path)
+        assert loaded.moves == game.moves and loaded.final_state() == game.final_state()
+
+
+def test_names_and_details_from_a_file_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    # A record is data from anywhere: an escape sequence in a name was printed as it is
+    # by replay (colours, a cleared screen, a rewritten line).
+    game = a_game(4)
+    game.black_name, game.white_name = "evil\x1b[2J\x1b[31m", "right\u202eleft"
+    game.details = "line one\nline\x07two"
+    path = tmp_path / "game.json"
+    path.write_text(game.to_json())
+    loaded = load_record(path)
+    assert loaded.black_name == "evil?[2J?[31m" and loaded.white_name == "right?left"
+    assert loaded.details == "line one\nline?two"
+    ggf = read_record("(;GM[Othello]PB[a\x1bc]PW[w\nx]B[f5];)")
+    assert ggf.black_name == "a?c" and ggf.white_name == "w?x"
+
+
+def test_a_quit_game_reads_back_from_ggf_as_a_quit() -> None:
+    # to_ggf marks a game ended by Q (scored as it stands) ":s"; reading it back lost the reason.
+    played = a_game(6)
+    quitted = record(played.moves[:10], played.times[:10])
+    quitted.reason, quitted.details = "quit", "black quit: typed Q"
+    text = to_ggf(quitted)
+    assert ":s]" in text
+    back = read_record(text)
+    assert back.reason == "quit" and back.loser is None and back.moves == quitted.moves
+    assert back.summary().endswith("; a player quit")
+
+
+def test_an_unfinished_record_names_no_winner() -> None:
+    # "black wins, 5-2 ...; interrupted" for a transcript of an opening, or after a Ctrl-C at move 1.
+    opening = read_record("f5d6c3")
+    b, w = opening.final_state().score()
+    assert opening.reason == "interrupted"
+    assert opening.summary() == f"not finished, {b}-{w} (black black, white white); interrupted"
+    assert a_game(5).summary().split(",")[0] in ("black wins", "white wins", "draw")

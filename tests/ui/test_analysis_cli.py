@@ -3,6 +3,7 @@ in a real process and in-process, and their answers to bad input."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -15,10 +16,11 @@ import pytest
 from conftest import TEST_DATA, random_game
 
 from agents.search.alphabeta import iterative_deepening
-from agents.search.endgame import solve_position
+from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
+from agents.ui import analysis_cli
 from agents.ui.analysis_cli import ANALYZE_TABLE_ENTRIES
 from agents.ui.cli import main
 from reversi_env import GameState, parse_square, square_name
@@ -167,3 +169,72 @@ def test_bad_input_in_a_real_process() -> None:
     proc = run("solve", "not a board")
     assert proc.returncode == 2
     assert proc.stderr.startswith("reversi solve: error:") and "Traceback" not in proc.stderr
+
+
+def test_an_obf_line_is_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    # A line of an OBF file as Edax and the FFO suites write it: the position, ';', then each
+    # move's score. The docstring promised the problem files' format; the ';' was refused.
+    line = (TEST_DATA / "fforum-20-39.obf").read_text().splitlines()[1]
+    position, moves = ffo(21)
+    assert line.startswith(position + ";") and len(line) > len(position) + 1
+    assert main(["solve", line, "--scoring", "wof", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == max(moves.values())
+    assert main(["analyze", f"{position};  % a comment", "--scoring", "wof", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["moves"]
+    assert {r["move"]: r["score"] for r in rows if r["move"] in moves} == moves
+    assert main(["solve", position.replace(" O", " % O")]) == 2  # what counts ends at the comment
+    assert "64 cells" in capsys.readouterr().err
+
+
+def test_analyze_reads_a_transcript_with_its_forced_pass_left_out_or_written(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A game where white must pass after move 55: transcripts leave such a pass out (what
+    # `reversi play --save game.txt` writes) or write it '--', 'pa' or 'pass'; only '--' was read.
+    states = next(g for g in map(random_game, range(100)) if _pass_ply(g) is not None)
+    ply = _pass_ply(states)
+    assert ply is not None
+    moves = [_move(a, b) for a, b in itertools.pairwise(states)][: ply + 2]
+    assert moves[ply] == "PASS"
+    squares = [m.lower() for m in moves if m != "PASS"]
+    before, after = "".join(squares[:ply]), "".join(squares[ply:])
+    expected = states[ply + 2]
+    for written in ("", "--", "pa", " pass ", "PA"):
+        assert main(["analyze", "--moves", before + written + after, "--time", "0.1", "--json"]) == 0, written
+        assert json.loads(capsys.readouterr().out)["position"] == expected.compact()
+
+
+def _pass_ply(states: list[GameState]) -> int | None:
+    """The first ply of a forced pass that the game goes on after (two moves at least), if any."""
+    for ply, state in enumerate(states[:-3]):
+        if state.legal_actions() == [PASS]:
+            return ply
+    return None
+
+
+def _move(before: GameState, after: GameState) -> str:
+    return next(square_name(a) if a != PASS else "PASS" for a in before.legal_actions() if before.apply(a) == after)
+
+
+def test_analyze_scores_wof_when_the_search_reaches_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Above ANALYZE_EXACT_EMPTIES the deepening search reports "exact" once it reaches the
+    # end, and it scored the discs as they stand even with --scoring wof (H4 +15 for +16 at 17
+    # empties). The same path on a 10-empty position, where wof and count differ:
+    monkeypatch.setattr(analysis_cli, "ANALYZE_EXACT_EMPTIES", 0)
+    state = next(s for s in random_game(12) if s.num_empty() == 10)
+    wof, count = Solver().score_all(state, scoring="wof"), Solver().score_all(state, scoring="count")
+    assert wof != count
+    for scoring, scores in (("wof", wof), ("count", count)):
+        assert main(["analyze", state.compact().replace(".", "-"), "--scoring", scoring, "--time", "5", "--json"]) == 0
+        rows = json.loads(capsys.readouterr().out)["moves"]
+        assert all(r["exact"] and r["depth"] == 10 for r in rows)
+        assert {r["move"]: r["score"] for r in rows} == {square_name(a): v for a, v in scores.items()}
+
+
+def test_analyze_searches_one_ply_at_least(capsys: pytest.CaptureFixture[str]) -> None:
+    # A --time too short for depth 1 printed every move "+0.00 depth 0".
+    assert main(["analyze", "--moves", "f5d6c3", "--time", "0.000001", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["moves"]
+    assert all(r["depth"] >= 1 for r in rows) and len({r["score"] for r in rows}) > 1

@@ -340,3 +340,97 @@ def test_the_console_script_finds_a_python_player_in_the_current_directory(tmp_p
     )
     assert done.returncode == 0, done.stderr
     assert "Game over" in done.stdout and "illegal" not in done.stdout
+
+
+def test_help_at_the_prompt_names_undo_and_resign_too() -> None:
+    # The terminal takes "undo" and "resign" at the prompt, but "help" did not list them.
+    done = run("play", "--white", "random", stdin="help\n" + "x" * 5000 + "\n")
+    assert done.returncode == 0, done.stderr
+    help_text = done.stdout[done.stdout.index("Commands:") :]
+    assert "  undo " in help_text and "  resign " in help_text and "  hint " in help_text
+    # A long line that is not a move is quoted back cut short, not in full.
+    assert "'" + "x" * 20 + "...' is not a move" in done.stdout and "x" * 21 not in done.stdout
+
+
+def test_a_start_where_the_game_is_over_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # It "played" a game of no moves and reported a 0-0 draw; --load refuses a finished game.
+    for command in ("play", "gui"):
+        status, err = run_cli([command, "--start=" + "-" * 64 + "X"], capsys)
+        assert status == 2
+        assert err == f"reversi {command}: error: --start: the game is over in that position: neither side can move\n"
+
+
+@pytest.fixture
+def slow_loader(tmp_path: Path) -> str:
+    """The spec of a python: player whose module takes 5 s to import."""
+    path = tmp_path / "slow_loader.py"
+    path.write_text("import time\n\ntime.sleep(5)\n\n\ndef first(observation):\n    return 19\n")
+    return f"python:{path}:first"
+
+
+def test_a_player_that_loads_slower_than_the_time_limit_is_one_line(slow_loader: str) -> None:
+    # MoveTimeout from its start-up reached the person as a traceback, exit status 1.
+    done = run("play", "--black", slow_loader, "--white", "random", "--time-limit", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr == f"reversi play: error: {slow_loader} took over the time limit to load\n"
+    gui = run("gui", "--ai", slow_loader, "--time-limit", "1")
+    assert gui.returncode == 2 and gui.stderr == f"reversi gui: error: {slow_loader} took over the time limit to load\n"
+
+
+@pytest.mark.parametrize(
+    ("ai", "needle"),
+    [
+        ("gtp:/no/such/engine", "reversi gui: error: cannot build player 'gtp:/no/such/engine': cannot start engine"),
+        ("python:no_such_module_here:make", "reversi gui: error: SpecError: cannot import module"),
+        ("human", "reversi gui: error: --ai must be a program, not 'human' (--mode humans puts two people"),
+        ("bogus:3", "reversi gui: error: argument --ai: unknown player 'bogus:3'"),
+    ],
+)
+def test_the_gui_refuses_an_ai_that_cannot_play_before_opening_the_window(ai: str, needle: str) -> None:
+    # The window opened, the AI failed at its first turn and the person "won" 4-1.
+    # (SDL_VIDEODRIVER=dummy here: a window would open, and the run would never end.)
+    done = subprocess.run(reversi("gui", "--ai", ai), capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith(needle)
+
+
+def test_the_arena_checks_its_picture_and_summary_paths_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A --plot or --json that cannot be written failed after the tournament's last game.
+    out = tmp_path / "results.jsonl"
+    cases = (("--plot", tmp_path / "no" / "r.png", "no directory"), ("--json", tmp_path, "is a directory"))
+    for flag, path, why in cases:
+        status, err = run_cli(["arena", "random", "greedy", "--games", "2", "--out", str(out), flag, str(path)], capsys)
+        assert status == 2 and err.startswith(f"reversi arena: error: {flag} {str(path)!r}: {why}")
+        assert not out.exists()  # no game was played
+
+
+def test_a_game_stopped_by_ctrl_c_is_not_reported_as_won(tmp_path: Path) -> None:
+    session = Session("--white", "random", "--seed", "1")
+    session.read_until(PROMPT_END)
+    session.send("f5")
+    session.read_until(PROMPT_END)
+    session.proc.send_signal(signal.SIGINT)
+    code, _ = session.finish()
+    assert code == 130
+    assert "Game stopped: not finished, " in session.output and "Game over" not in session.output
+
+
+def test_the_narration_says_when_mcts_did_not_simulate() -> None:
+    # "0 simulations in 0.00 s, expected result +0.00" for a forced single move, and
+    # "0 simulations ..., a proven win" for an endgame it solved exactly.
+    from conftest import random_game
+
+    from agents.search.mcts import MCTSAgent
+    from agents.ui.play_cli import describe_search
+
+    games = [random_game(seed) for seed in range(20)]
+    single = next(s for g in games for s in g if len(s.legal_actions()) == 1 and s.legal_actions() != [64])
+    solved = next(s for s in games[0] if s.num_empty() == 10 and not s.is_terminal())
+    mcts = MCTSAgent(simulations=300, seed=0)
+    assert describe_search(mcts.search(single)) == "its only legal move, played without a search"
+    line = describe_search(mcts.search(solved))
+    assert re.fullmatch(r"solved \(\d+ positions\) in \d+\.\d\d s, a proven (win|loss|draw)( by \d+ discs)?", line)
+    opening = describe_search(mcts.search(GameState.initial()))
+    assert re.fullmatch(r"300 simulations in \d+\.\d\d s, expected result [+-]\d\.\d\d \(.*\)", opening)

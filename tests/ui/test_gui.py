@@ -14,6 +14,7 @@ import pytest
 from gui_driver import WAIT, click_at, click_square, frame_of, run_until
 
 from agents.ui.gui import BOARD_SIZE, WINDOW_SIZE, GuiApp
+from agents.ui.gui.draw import PAD, PANEL_COLOR, Fonts, draw_dialog, wrap
 from reversi_env import GameState, parse_square, square_name
 from reversi_env.notation import PASS
 from reversi_env.render import BLACK_DISC, BOARD_GREEN, WHITE_DISC, square_rect
@@ -300,3 +301,43 @@ def test_an_external_engine_answers_and_its_process_ends() -> None:
         if worker.name == "reversi-gui-ai":
             worker.join(WAIT)
     assert live_children() - before == set(), "the engine process should have ended"
+
+
+LONG_PATH = "/" + "/".join(["a-rather-long-folder-name"] * 8) + "/engine"
+
+
+def test_a_long_message_stays_inside_the_panel() -> None:
+    # A long word (an engine's path in an error) ran past the window's edge, and the
+    # lines were cut by characters, not by the pixels the font takes.
+    app = GuiApp(ai="random", seed=0)
+    app.control.message = f"White (AI) failed: cannot start engine '{LONG_PATH}': No such file or directory"
+    frame = pygame.surfarray.array3d(frame_of(app))
+    edge = frame[WINDOW_SIZE[0] - PAD // 2 :, :, :].reshape(-1, 3)
+    assert (edge == PANEL_COLOR).all(), "text drawn over the panel's right margin"
+
+
+def test_the_end_dialog_wraps_its_lines_inside_its_box() -> None:
+    # The reason an AI lost was one line across the dialog, the board and the panel.
+    surface = pygame.Surface(WINDOW_SIZE)
+    surface.fill((10, 20, 30))
+    fonts = Fonts()
+    rects = draw_dialog(surface, fonts, "Black wins", ["discs 4-1", f"White (AI) failed: {LONG_PATH} " * 3])
+    box = rects["again"].union(rects["close"]).inflate(60, 0)
+    pixels = pygame.surfarray.array3d(surface)
+    shaded = pixels[2, 2].copy()
+    rows = slice(box.top - 120, box.bottom)
+    assert (pixels[: box.left - 10, rows] == shaded).all()
+    assert (pixels[box.right + 10 : BOARD_SIZE, rows] == shaded).all()
+    assert (pixels[BOARD_SIZE:, :] == (10, 20, 30)).all()
+
+
+def test_wrap_breaks_at_spaces_then_inside_a_long_word_and_marks_what_is_cut() -> None:
+    size = Fonts().get(19).size
+    text = f"cannot start engine '{LONG_PATH}': No such file or directory"
+    lines = wrap(text, 268, size)
+    assert all(size(line)[0] <= 268 for line in lines) and len(lines) > 2
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert lines[0] == "cannot start engine"  # broken at a space where one fits
+    cut = wrap(text, 268, size, max_lines=2)
+    assert len(cut) == 2 and cut[0] == lines[0] and cut[1].endswith("...") and size(cut[1])[0] <= 268
+    assert wrap("a few words", 38) == ["a few words"] and wrap("", 38) == []

@@ -8,6 +8,7 @@ can be matched to them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,14 +99,17 @@ def draw_panel(
         fonts.text(surface, side.title, (x0 + PAD + 28, y), 24, ACCENT_COLOR if side.to_move else TEXT_COLOR)
         fonts.text(surface, side.clock, (x0 + PAD + 28, y + 22), 19, DIM_COLOR)
         y += 48
-    fonts.text(surface, status, (x0 + PAD, y), 22, ACCENT_COLOR)
-    y += 24
-    for line in wrap(message, 38)[:3]:
+    width = PANEL_WIDTH - 2 * PAD
+    for line in wrap(status, width, fonts.get(22).size)[:2]:
+        fonts.text(surface, line, (x0 + PAD, y), 22, ACCENT_COLOR)
+        y += 20
+    y += 4
+    for line in wrap(message, width, fonts.get(19).size, max_lines=3):
         fonts.text(surface, line, (x0 + PAD, y), 19, TEXT_COLOR)
         y += 18
     if moves:
         y += 4
-        for line in wrap(moves, 38)[-3:]:
+        for line in wrap(moves, width, fonts.get(19).size)[-3:]:
             fonts.text(surface, line, (x0 + PAD, y), 19, DIM_COLOR)
             y += 18
     bw, bh, gap = (PANEL_WIDTH - 2 * PAD - 8) // 2, 28, 6
@@ -137,7 +141,11 @@ def draw_dialog(surface: Any, fonts: Fonts, title: str, lines: list[str]) -> dic
     pygame.draw.rect(surface, ACCENT_COLOR, box, 2, border_radius=10)
     fonts.centred(surface, title, (box.centerx, box.top + 36), 40, ACCENT_COLOR)
     y = box.top + 70
-    for line in lines[:3]:
+    width, size = box.width - 2 * PAD, fonts.get(22).size
+    shown = [row for line in lines for row in wrap(line, width, size)]
+    if len(shown) > 3:
+        shown = [*shown[:2], *wrap(" ".join(shown[2:]), width, size, max_lines=1)]
+    for line in shown:
         fonts.centred(surface, line, (box.centerx, y), 22, TEXT_COLOR)
         y += 24
     again = pygame.Rect(box.left + 30, box.bottom - 48, 140, 32)
@@ -147,12 +155,38 @@ def draw_dialog(surface: Any, fonts: Fonts, title: str, lines: list[str]) -> dic
     return {"again": again, "close": close}
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters, broken at spaces."""
+def wrap(
+    text: str, width: int, size: Callable[[str], tuple[int, int]] = lambda t: (len(t), 1), max_lines: int | None = None
+) -> list[str]:
+    """``text`` in lines at most ``width`` wide as ``size`` measures them (a
+    font's ``size``: pixels; by default characters), broken at spaces, and
+    inside a word too long for a line of its own (a path, say). With
+    ``max_lines``, the last line shown ends in "..." if there was more."""
     lines: list[str] = []
     for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
+        if lines and size(f"{lines[-1]} {word}")[0] <= width:
             lines[-1] += " " + word
-        else:
-            lines.append(word)
+            continue
+        while size(word)[0] > width and len(word) > 1:
+            cut = max(1, _fits(word, width, size))
+            lines.append(word[:cut])
+            word = word[cut:]
+        lines.append(word)
+    if max_lines is not None and len(lines) > max_lines:
+        last = lines[max_lines - 1]
+        while last and size(last + "...")[0] > width:
+            last = last[:-1]
+        lines = [*lines[: max_lines - 1], last.rstrip() + "..."]
     return lines
+
+
+def _fits(word: str, width: int, size: Callable[[str], tuple[int, int]]) -> int:
+    """How many of ``word``'s first characters fit in ``width``."""
+    low, high = 0, len(word)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if size(word[:mid])[0] <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return low
