@@ -24,6 +24,7 @@ stdout to stderr):
   it is when it is a number, a string or None, so the parent judges it exactly
   as an in-process answer; anything else converted to an action), or a verdict the parent
   raises again: ``{"invalid": text}`` (InvalidMoveError, a malformed move),
+  ``{"rejected": [answer, why]}`` (RejectedAnswer, an answer the adapter refused),
   ``{"quit": text}`` (QuitGame), ``{"tamper": text}`` (TamperedBoard),
   ``{"error": "Type: message", "trace": traceback}`` (anything else the player
   raised; the parent raises PlayerError).
@@ -50,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import MoveTimeout, QuitGame, TamperedBoard
+from agents.base import MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard
 from agents.play import processes
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from reversi_env.errors import InvalidMoveError
@@ -310,7 +311,7 @@ class IsolatedPlayer:
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
         """The player's move within ``timeout`` seconds, else MoveTimeout (the
         child is stopped). Its verdicts are raised again here: InvalidMoveError,
-        QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
+        RejectedAnswer, QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
         deadline = self._deadline(timeout)
         self._wait_ready(deadline)
         planes = np.ascontiguousarray(observation["observation"], dtype=np.int8)
@@ -325,6 +326,9 @@ class IsolatedPlayer:
             return message["move"]
         if "ok" in message:
             return None
+        if "rejected" in message:
+            shown, why = message["rejected"]
+            raise RejectedAnswer(str(shown), str(why))
         for key, signal_type in (("invalid", InvalidMoveError), ("quit", QuitGame), ("tamper", TamperedBoard)):
             if key in message:
                 raise signal_type(str(message[key]))
@@ -358,6 +362,8 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
         return {"quit": bounded(str(e))}
     except TamperedBoard as e:
         return {"tamper": bounded(str(e))}
+    except RejectedAnswer as e:
+        return {"rejected": [bounded(e.shown, 300), bounded(e.why, 300)]}
     except InvalidMoveError as e:
         return {"invalid": bounded(str(e))}
     except BaseException as e:  # a player's sys.exit() or anything else is its error

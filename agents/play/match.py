@@ -16,7 +16,8 @@
   player is asked again after each of the earlier ones, and each rejected try
   is reported to ``on_reject`` as it happens and kept in ``details``. An ``act``
   that raises ``InvalidMoveError`` (an adapter that could not read its player's
-  answer) counts as a malformed move;
+  answer) counts as a malformed move, and ``RejectedAnswer`` (an adapter that
+  refused its player's answer: a course player's "d3") as an illegal one;
 - an exception loses ("error"), its traceback (bounded) kept in ``details``;
 - a player that raises ``TamperedBoard`` (a course player that changed the real
   board) loses ("tamper");
@@ -44,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
+from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.adapters import adapt
@@ -375,6 +376,8 @@ def _first_line(error: BaseException) -> str:
 
 def _tried(symbol: str, out: _Outcome, error: ValueError) -> str:
     """The text of a rejected try: what was sent and why it was refused."""
+    if isinstance(error, RejectedAnswer):
+        return f"{symbol} tried {_first_line(error)}"
     if out.error is not None:
         return f"{symbol} tried a malformed move: {_first_line(error)}"
     if isinstance(error, IllegalMoveError):

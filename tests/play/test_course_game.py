@@ -74,12 +74,28 @@ def test_three_illegal_answers_lose_and_each_is_shown(capsys: pytest.CaptureFixt
     assert "black - X answered 3 illegal moves, so white - O wins" in out
 
 
+def test_answers_the_course_does_not_take_are_illegal_tries_that_say_why(capsys: pytest.CaptureFixture[str]) -> None:
+    class Sly(str):  # equal to everything: the course's `in legal_actions` would take it
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    assert Game(Says((2, 3), 19, Sly("A1")), RandomPlayer()).run() == ("white_win", 0)
+    out = capsys.readouterr().out
+    assert "X tried (2, 3): squares are written 'D3', not as (row, col), 2 tries left" in out
+    assert "X tried 19: not a square (a move is written 'D3'), 1 try left" in out
+    assert "X tried A1: not a legal move, no tries left" in out
+
+
 def test_an_illegal_answer_then_a_legal_one_plays_on(capsys: pytest.CaptureFixture[str]) -> None:
     random.seed(2)
     black = Says(None, "D3")
     game = Game(black, RandomPlayer())
     game.run()
-    assert "X tried None: not a square, 2 tries left" in capsys.readouterr().out
+    assert "X tried None: not a move (a side with no legal move passes without being asked), 2 tries left" in (
+        capsys.readouterr().out
+    )
     assert game.board.count("X") + game.board.count("O") > 5
 
 

@@ -234,6 +234,28 @@ def test_a_classic_player_runs_isolated_under_a_time_limit(tmp_path: Path) -> No
     assert (result.reason, result.loser, len(result.moves)) == ("timeout", "white", 3)
 
 
+def test_a_classic_answer_refused_in_the_child_is_the_same_line_as_in_process(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "lower.py",
+        """
+        from board import Board
+
+        class AIPlayer:
+            def __init__(self, color):
+                self.color = color
+
+            def get_move(self, board):
+                return list(board.get_legal_actions(self.color))[0].lower()
+        """,
+    )
+    rejected: list[str] = []
+    result = play_game(f"classic:{path}:AIPlayer", "random", time_limit=30.0, on_reject=lambda _, t: rejected.append(t))
+    assert (result.reason, result.loser, result.moves) == ("illegal", "black", [])
+    assert rejected[0] == "X tried 'd3': squares are written 'D3' (capitals), 2 tries left"
+    assert "X tried 'd3': squares are written 'D3' (capitals)" in result.details
+
+
 def test_the_player_process_dies_with_its_parent_even_after_sigkill(tmp_path: Path) -> None:
     path = write(tmp_path, "players.py", PLAYERS)
     root = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from agents.play import waits
 from agents.play.course.board import Board
@@ -41,6 +41,43 @@ RESULTS = ("black_win", "white_win", "draw")
 
 _LOADING = threading.Event()
 """Set while course files are loaded for their players: ``run`` plays nothing."""
+
+
+def plain_answer(answer: object) -> object:
+    """A string answer as a plain ``str`` (a subclass's own ``__eq__`` could
+    make "A1" equal to every legal move); anything else as it is."""
+    return str.__str__(answer) if isinstance(answer, str) else answer
+
+
+def shown_answer(answer: object, limit: int = 80) -> str:
+    """``repr(answer)``, bounded; an answer whose repr raises is named by its type."""
+    try:
+        text = repr(answer)
+    except Exception:  # a player's object may raise anything from __repr__
+        text = f"<{type(answer).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def refusal(board: Board, answer: object, legal: list[str]) -> str | None:
+    """None if the course's Game takes ``answer`` (``plain_answer``): one of
+    the ``legal`` moves as the board lists them ("D3") or "Q"; else, in a few
+    words, why not. The course compares answers with its list of legal moves,
+    so "d3", " D3", (2, 3) and 19 are all illegal answers there, and here."""
+    if type(answer) is str:
+        if answer == "Q" or answer in legal:
+            return None
+        written = answer.strip().upper()
+        if written in legal:
+            return f"squares are written {written!r} (capitals)"
+        if len(written) == 2 and board.board_num(written) is not None:
+            return "not a legal move"
+        return "not a square"
+    if answer is None:
+        return "not a move (a side with no legal move passes without being asked)"
+    pair = board._pair(answer)
+    if pair is not None:
+        return f"squares are written {board.num_board(pair)!r}, not as (row, col)"
+    return "not a square (a move is written 'D3')"
 
 
 class _TurnTimeoutError(Exception):
@@ -140,16 +177,11 @@ class Game:
         """The player's legal answer or "Q", asking up to MAX_TRIES times;
         None after that many illegal answers. Raises _TurnTimeoutError."""
         for tries_left in range(MAX_TRIES - 1, -1, -1):
-            action = self._get_move(start)
-            if action == "Q" or action in legal:
-                return str(action)
-            if self.board._coord(action) is None:
-                why = "not a square"
-            elif isinstance(action, str) and action.strip().upper() in legal:
-                why = f"squares are written {action.strip().upper()!r} (capitals)"
-            else:
-                why = "not a legal move"
-            shown = action if isinstance(action, str) else repr(action)
+            action = plain_answer(self._get_move(start))
+            why = refusal(self.board, action, legal)
+            if why is None:
+                return cast(str, action)
+            shown = action if isinstance(action, str) else shown_answer(action)
             left = f"{tries_left} {'try' if tries_left == 1 else 'tries'} left" if tries_left else "no tries left"
             print(f"{color} tried {shown}: {why}, {left}")
         return None
