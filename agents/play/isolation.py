@@ -404,6 +404,7 @@ def main(argv: Sequence[str]) -> int:
     """The child's entry point, given the JSON config (started by ``IsolatedPlayer``)."""
     config = json.loads(argv[0])
     processes.die_with_parent(int(config["parent"]))
+    processes.keep_orphans()  # what the player starts and abandons stays ours to stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     with os.fdopen(config["in"], "rb") as requests, os.fdopen(config["out"], "wb") as replies:
         try:

@@ -148,6 +148,59 @@ def test_what_a_late_player_started_is_stopped_with_it(tmp_path: Path) -> None:
     assert gone(int(pidfile.read_text()))
 
 
+DAEMONISER = """
+import os, subprocess, sys, time
+
+class Daemoniser:
+    name = "daemoniser"
+
+    def __init__(self):
+        self.moves = 0
+
+    def act(self, observation):
+        self.moves += 1
+        # A session of its own, outside our process group...
+        session = subprocess.Popen(["sleep", "600"], start_new_session=True)
+        # ...and a double fork: the grandchild's parent exits at once.
+        middle = os.fork()
+        if middle == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execvp("sleep", ["sleep", "600"])
+            os._exit(0)
+        os.waitpid(middle, 0)
+        with open(PIDS, "a") as f:
+            f.write(f"{session.pid}\\n")
+        if self.moves == SLOW_MOVE:
+            time.sleep(600)
+        return int(observation["action_mask"].nonzero()[0][0])
+"""
+
+
+@pytest.mark.parametrize("slow_move", [1, 0], ids=["late", "game-played-out"])
+def test_what_a_player_started_outside_its_group_is_stopped_with_it(tmp_path: Path, slow_move: int) -> None:
+    pids = tmp_path / "pids"
+    source = f"PIDS = {str(pids)!r}\nSLOW_MOVE = {slow_move}\n" + DAEMONISER
+    spec = f"python:{write(tmp_path, 'daemoniser.py', source)}:Daemoniser"
+    before = {int(p) for p in os.listdir("/proc") if p.isdigit()}
+    result = play_game(spec, "random", time_limit=2.0)
+    assert result.reason == ("timeout" if slow_move else "end"), result.details
+    started = [int(p) for p in pids.read_text().split()]
+    assert started and all(gone(pid) for pid in started)
+    # the double-forked grandchildren too: no sleep of ours is left anywhere
+    left = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in before:
+            try:
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if cmd[:2] == [b"sleep", b"600"] and state not in ("Z", "X"):
+                left.append(int(entry))
+    assert not left
+
+
 def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> None:
     path = write(tmp_path, "players.py", PLAYERS)
     player = IsolatedPlayer(f"python:{path}:printer", 0, timeout=5.0)
