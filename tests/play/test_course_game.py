@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,35 @@ def test_a_slow_turn_loses(capsys: pytest.CaptureFixture[str]) -> None:
     assert Game(Slow(), RandomPlayer(), time_limit=0.3).run() == ("white_win", 0)
     assert time.monotonic() - t0 < 1.5
     assert "black - X thought for more than 0.3 s, so white - O wins" in capsys.readouterr().out
+
+
+def test_a_late_search_is_stopped_as_the_courses_func_timeout_stops_it(capsys: pytest.CaptureFixture[str]) -> None:
+    class Runaway(RandomPlayer):
+        """Searches on the real board the course's way, and forgets its clock."""
+
+        searches = 0
+        caught = False
+
+        def get_move(self, board: Any) -> str | None:
+            self.thread = threading.current_thread()
+            while True:
+                try:
+                    for move in list(board.get_legal_actions(self.color)):
+                        flipped = board._move(move, self.color)
+                        board.backpropagation(move, flipped, self.color)
+                    self.searches += 1
+                except Exception:  # a player's own catch-all does not keep it going
+                    self.caught = True
+
+    runaway = Runaway()
+    game = Game(runaway, RandomPlayer(), time_limit=0.3)
+    assert game.run() == ("white_win", 0)
+    assert "black - X thought for more than 0.3 s, so white - O wins" in capsys.readouterr().out
+    searches = runaway.searches
+    time.sleep(0.3)
+    assert runaway.searches == searches and not runaway.caught  # it was stopped, not left running
+    assert not runaway.thread.is_alive()
+    assert game.board._board == Board()._board
 
 
 def test_the_default_limit_is_the_courses_60_seconds() -> None:

@@ -7,7 +7,8 @@ returns ``('black_win' | 'white_win' | 'draw', difference)``:
 - each turn the player to move gets the real board, ``get_move(board)``, and
   answers a square like "D3" or "Q";
 - a turn may take 60 seconds in all (``time_limit``): slower loses, with
-  difference 0;
+  difference 0, and the late ``get_move`` is stopped (``TurnTimedOut`` raised
+  in it, as the course's ``func_timeout`` does);
 - an answer that is not a legal move is shown ("X tried Z9: not a square,
   2 tries left") and asked again; the third loses, difference 0;
 - a player who changes the board during its turn loses, difference 0;
@@ -25,6 +26,7 @@ a course notebook's game at module level does not start.
 from __future__ import annotations
 
 import copy
+import ctypes
 import threading
 import time
 from typing import Any, cast
@@ -82,6 +84,28 @@ def refusal(board: Board, answer: object, legal: list[str]) -> str | None:
 
 class _TurnTimeoutError(Exception):
     """A turn took longer than the time limit."""
+
+
+class TurnTimedOut(BaseException):
+    """Raised inside a ``get_move`` that is over its time, to stop it (a
+    BaseException, so ``except Exception`` in a player does not hold it)."""
+
+
+STOP_WAIT = 0.1
+"""Seconds the game waits for a late ``get_move`` to stop before it goes on."""
+
+
+def _stop_thread(worker: threading.Thread) -> None:
+    """Stop a late ``get_move`` as the course's ``func_timeout`` does: raise
+    ``TurnTimedOut`` in its thread (it takes effect at the player's next line
+    of Python; a long C call, ``time.sleep`` included, finishes first), then
+    wait ``STOP_WAIT`` seconds for it. Without this a search that forgot its
+    clock runs on beside the rest of the file, still moving discs on the
+    finished game's board."""
+    if worker.ident is None or not worker.is_alive():
+        return
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(TurnTimedOut))
+    worker.join(STOP_WAIT)
 
 
 class Game:
@@ -203,6 +227,7 @@ class Game:
         worker.start()
         waits.join(worker, self.time_limit - (time.perf_counter() - start))  # Ctrl-C still ends it
         if not box:
+            _stop_thread(worker)
             raise _TurnTimeoutError
         ok, value = box[0]
         if not ok:
