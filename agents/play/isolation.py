@@ -1,8 +1,9 @@
 """Players in a process of their own, so a move over the time limit is stopped.
 
-A player we cannot trust to be prompt (a ``python:`` or ``classic:`` spec: a
-student's code, a regex that backtracks for hours, a C loop holding the GIL)
-plays through ``IsolatedPlayer``: a child interpreter builds it from its spec
+A player we cannot trust (a ``python:`` or ``classic:`` spec: a student's
+code, a regex that backtracks for hours, a C loop holding the GIL, an
+``os._exit``, a patch of our modules) plays through ``IsolatedPlayer``, with a
+time limit or without: a child interpreter builds it from its spec
 and answers one request at a time over a pair of pipes. When a move is late the
 child is stopped (SIGTERM, SIGKILL after ``processes.GRACE``) and the move loses
 on time, so the limit holds within a fraction of a second whatever the player
@@ -52,14 +53,14 @@ from typing import Any
 import numpy as np
 
 from agents.base import MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard
-from agents.play import processes
+from agents.play import processes, waits
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import to_action
 from reversi_env.observation import Observation
 
 ISOLATED_KINDS = ("python", "classic")
-"""Spec kinds that run in a child process under a time limit (``gtp`` engines
+"""Spec kinds that run in a child process (``build_player``; ``gtp`` engines
 are programs of their own already)."""
 
 BOOT_TIMEOUT = 60.0
@@ -129,14 +130,19 @@ def build_player(
     default_time: float = 1.0,
     time_limit: float | None = None,
     protocol: bool = False,
+    isolate: bool = False,
 ) -> Any:
-    """The player ``spec`` (text or parsed) names, playing ``color``: under a time limit a
-    ``python:`` or ``classic:`` player is an ``IsolatedPlayer`` (``protocol``:
-    see there) and a ``gtp:`` engine waits for its engine at most ``time_limit``
+    """The player ``spec`` (text or parsed) names, playing ``color``: under a
+    time limit, or with ``isolate`` without one, a ``python:`` or ``classic:``
+    player is an ``IsolatedPlayer`` (``protocol``: see there), so other
+    people's code does not run in the process that keeps the score; under a
+    time limit a ``gtp:`` engine waits for its engine at most ``time_limit``
     seconds to start; everything else is built here (``PlayerSpec.build``).
-    SpecError if it cannot be."""
+    SpecError if it cannot be. ``reversi play``, the arena and ``play_game``
+    isolate always: without a time limit a player that calls ``os._exit`` or
+    patches our modules would otherwise end the match or fake its moves."""
     parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
-    if time_limit is not None and parsed.kind in ISOLATED_KINDS:
+    if parsed.kind in ISOLATED_KINDS and (isolate or time_limit is not None):
         return IsolatedPlayer(
             parsed.text, color, seed=seed, default_time=default_time, timeout=time_limit, protocol=protocol
         )
@@ -242,7 +248,8 @@ class IsolatedPlayer:
             if left is not None and left <= 0:
                 self._stop()
                 raise MoveTimeout(f"{self.name} took over the time limit {doing}")
-            ready, _, _ = select.select([self._recv_fd], [], [], left)
+            # In slices, so the main thread sees a Ctrl-C given to another thread (``waits``).
+            ready, _, _ = select.select([self._recv_fd], [], [], waits.WAKE if left is None else min(left, waits.WAKE))
             if not ready:
                 continue
             chunk = os.read(self._recv_fd, 65536)

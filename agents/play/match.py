@@ -353,13 +353,14 @@ def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove |
 
 
 def _as_agent(player: object, color: Player, time_limit: float | None) -> Agent:
-    """An Agent as is; a player spec string built by ``build_player`` (isolated
-    under a time limit when it runs other people's code); anything else through
-    ``adapt`` (a callable, a model, a classic player)."""
+    """An Agent as is; a player spec string built by ``build_player`` (in a
+    process of its own when it runs other people's code, with a time limit or
+    without); anything else through ``adapt`` (a callable, a model, a classic
+    player)."""
     if isinstance(player, Agent):
         return player
     if isinstance(player, str):
-        agent: Agent = build_player(player, color, time_limit=time_limit)
+        agent: Agent = build_player(player, color, time_limit=time_limit, isolate=True)
         return agent
     return adapt(player, color=color)
 

@@ -16,7 +16,7 @@ from agents.play import course
 from agents.play.course.board import Board
 from agents.play.course.game import Game
 from agents.play.match import play_game
-from agents.play.specs import load_classic_class, make_agent
+from agents.play.specs import SpecError, load_classic_class, make_agent
 from reversi_env import GameState
 
 
@@ -244,6 +244,20 @@ def test_a_course_file_loads_its_players_without_playing_its_game(
     result = play_game(make_agent(f"classic:{path}:AIPlayer", "X"), "random", time_limit=None)
     assert result.reason == "end" and result.black_name == "AIPlayer"
     assert isinstance(player_class("X").get_move(Board()), str)
+
+
+def test_a_file_that_uses_the_unplayed_games_result_fails_to_load_saying_why(tmp_path: Path) -> None:
+    path = tmp_path / "student.py"
+    path.write_text(COURSE_FILE.replace('print("RESULT", game.run())', "winner, diff = game.run()"))
+    with pytest.raises(SpecError) as failed:
+        load_classic_class(str(path), "AIPlayer")
+    message = str(failed.value)
+    assert "failed to load at line" in message and "(winner, diff = game.run()): TypeError" in message
+    assert "Game(...).run() plays nothing and returns None" in message and "if __name__ == '__main__':" in message
+    path.write_text(COURSE_FILE + "\nraise RuntimeError('my own bug')\n")
+    with pytest.raises(SpecError) as other:
+        load_classic_class(str(path), "AIPlayer")
+    assert "RuntimeError: my own bug" in str(other.value) and "returns None" not in str(other.value)
 
 
 def test_run_file_runs_a_course_file_as_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -309,6 +309,36 @@ def test_a_classic_answer_refused_in_the_child_is_the_same_line_as_in_process(tm
     assert "X tried 'd3': squares are written 'D3' (capitals)" in result.details
 
 
+ROGUES = """
+import os
+
+class Rogue:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        if ROGUE == "exit":
+            os._exit(0)  # would end whatever process it runs in
+        import reversi_env.state as state  # patch the rules the runner judges by
+
+        state.GameState.is_legal = lambda self, action: True
+        return "A1"
+"""
+
+
+@pytest.mark.parametrize(("rogue", "reason"), [("exit", "error"), ("patch", "illegal")])
+def test_without_a_time_limit_other_peoples_code_still_runs_apart(tmp_path: Path, rogue: str, reason: str) -> None:
+    path = write(tmp_path, "rogue.py", f"ROGUE = {rogue!r}\n" + ROGUES)
+    result = play_game(f"classic:{path}:Rogue", "random", time_limit=None)
+    assert (result.reason, result.loser, result.moves) == (reason, "black", [])
+    assert GameState.initial().is_legal(0) is False  # our rules are untouched
+    with pytest.raises(ValueError, match="A1"):
+        GameState.initial().apply("A1")
+    player = build_player(f"classic:{path}:Rogue", 0, time_limit=None, isolate=True)
+    assert isinstance(player, IsolatedPlayer)
+    player.close()
+
+
 def test_the_player_process_dies_with_its_parent_even_after_sigkill(tmp_path: Path) -> None:
     path = write(tmp_path, "players.py", PLAYERS)
     root = Path(__file__).resolve().parents[2]

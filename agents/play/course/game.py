@@ -44,6 +44,14 @@ RESULTS = ("black_win", "white_win", "draw")
 _LOADING = threading.Event()
 """Set while course files are loaded for their players: ``run`` plays nothing."""
 
+_SKIPPED = [0]
+"""How many times ``run`` has returned None unplayed because of ``_LOADING``."""
+
+
+def skipped_runs() -> int:
+    """How many games ``run`` has left unplayed while files were loaded for their players."""
+    return _SKIPPED[0]
+
 
 def plain_answer(answer: object) -> object:
     """A string answer as a plain ``str`` (a subclass's own ``__eq__`` could
@@ -154,6 +162,7 @@ class Game:
         """Play the game; ``(result, difference)`` at the end (see the module
         docstring). Returns None at once while course files are being loaded."""
         if _LOADING.is_set():
+            _SKIPPED[0] += 1
             return None
         total_time = {"X": 0.0, "O": 0.0}
         step_time = {"X": 0.0, "O": 0.0}
