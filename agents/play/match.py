@@ -49,7 +49,15 @@ from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBo
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.adapters import adapt
-from agents.play.isolation import bounded, build_player, read_answer, safe_repr
+from agents.play.isolation import (
+    ChildTraceback,
+    PlayerError,
+    PlayerStartError,
+    bounded,
+    build_player,
+    read_answer,
+    safe_repr,
+)
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
@@ -291,8 +299,20 @@ def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
         # sys.exit() is just its error.
         if not isinstance(e, (Exception, SystemExit)) and threading.current_thread() is threading.main_thread():
             raise
-        return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
+        return _Outcome("raised", error=e, trace=_trace(e), seconds=time.perf_counter() - t0)
     return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
+
+
+def _trace(error: BaseException) -> str:
+    """The traceback to keep for a player's exception. For an isolated player
+    the frames in this process are the runner's own: keep the child's
+    traceback (the player's code), or the one line saying how its process
+    ended."""
+    if isinstance(error, PlayerError) and isinstance(error.__cause__, ChildTraceback):
+        return str(error.__cause__)
+    if isinstance(error, (PlayerError, PlayerStartError)):
+        return f"{type(error).__name__}: {error}"
+    return traceback.format_exc()
 
 
 _Job = tuple[Callable[..., object], Sequence[object], "queue.SimpleQueue[_Outcome]"]

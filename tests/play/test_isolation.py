@@ -236,6 +236,7 @@ def test_what_a_child_player_does_is_reported_faithfully(
     assert (result.reason, result.loser) == (reason, "black")
     assert needle in result.details
     assert len(result.details) < 20_000  # a 100 kB error message is cut
+    assert "match.py" not in result.details  # the player's traceback, not the runner's
     if reason == "illegal":
         assert [t.endswith(("2 tries left", "1 try left", "no tries left")) for t in rejected] == [True] * 3
 
@@ -331,6 +332,8 @@ def test_without_a_time_limit_other_peoples_code_still_runs_apart(tmp_path: Path
     path = write(tmp_path, "rogue.py", f"ROGUE = {rogue!r}\n" + ROGUES)
     result = play_game(f"classic:{path}:Rogue", "random", time_limit=None)
     assert (result.reason, result.loser, result.moves) == (reason, "black", [])
+    if rogue == "exit":
+        assert result.details.endswith("PlayerStartError: Rogue's process ended (exit status 0) to move")
     assert GameState.initial().is_legal(0) is False  # our rules are untouched
     with pytest.raises(ValueError, match="A1"):
         GameState.initial().apply("A1")
