@@ -316,7 +316,9 @@ def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = No
 
     if parse_spec(spec).kind == "human":
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
-    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit, isolate=True)
+    # Unattended, and our stdout carries the table and --json -: no stdin for
+    # other people's code, and what it prints goes to stderr.
+    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit, isolate=True, protocol=True)
     return agent
 
 

@@ -13,8 +13,9 @@ started again, fresh, by ``reset``).
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
 print, and even read input; under ``reversi gtp``/``nboard``, whose stdin and
-stdout carry a protocol, ``protocol=True`` gives it no stdin and sends its
-stdout to stderr):
+stdout carry a protocol, and in the arena, whose stdout carries the table and
+``--json -`` and which nobody watches, ``protocol=True`` gives it no stdin and
+sends its stdout to stderr):
 
 - child -> parent, at start: ``{"boot": pid}`` once our code is imported, then
   ``{"ready": name}`` once the player is built, or ``{"fail": text}``;
