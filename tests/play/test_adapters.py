@@ -171,9 +171,25 @@ def test_classic_quit_none_and_garbage() -> None:
         assert (result.reason, result.loser) == ("illegal", "black"), answer
 
 
+class Hostile:
+    """An answer whose every method raises."""
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("no iterating me")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing me")
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr for you")
+
+
 @pytest.mark.parametrize(
     ("answer", "line"),
     [
+        (Hostile(), "X tried <Hostile>: not a square (a move is written 'D3')"),
         # The course's Game compares the answer with its list of legal moves:
         # all of these lose there, so they are illegal tries here too.
         ("d3", "X tried 'd3': squares are written 'D3' (capitals)"),

@@ -147,7 +147,7 @@ class Board:
         try:
             row, col = cast(Coord, action)
             row, col = operator.index(row), operator.index(col)
-        except (TypeError, ValueError):
+        except Exception:  # not a pair of integers, whatever its own methods raise
             return None
         return (row, col) if 0 <= row <= 7 and 0 <= col <= 7 else None
 
