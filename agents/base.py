@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from reversi_env.errors import InvalidPositionError
+from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, GameState
 
@@ -42,6 +42,23 @@ class TamperedBoard(Exception):  # noqa: N818 - a verdict raised by a player's a
     """Raised from ``act`` when a player changed the real board it was given
     (the classic course rule): ``play_game`` records the game as lost by that
     player, reason "tamper". The message says what changed."""
+
+
+class RejectedAnswer(InvalidMoveError):  # noqa: N818 - a verdict on an answer, like TamperedBoard
+    """Raised from ``act`` by an adapter that read its player's answer and
+    refused it (a course player's ``"d3"`` or ``(2, 3)``: the course takes
+    ``"D3"`` alone): one illegal try. ``shown`` is the answer as the player
+    gave it, ``why`` what is wrong with it; ``play_game`` reports
+    "X tried SHOWN: WHY"."""
+
+    def __init__(self, shown: str, why: str) -> None:
+        """``shown``: the answer's text (a repr for what is not a string)."""
+        super().__init__(f"{shown}: {why}")
+        self.shown = shown
+        self.why = why
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return type(self), (self.shown, self.why)
 
 
 class MoveTimeout(Exception):  # noqa: N818 - a verdict: the move came too late

@@ -309,13 +309,16 @@ class Tournament:
 
 def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = None) -> Agent:
     """The agent a spec names, playing ``colour``, seeded with ``seed`` unless
-    the spec sets its own seed (which then holds in every game); under a time
-    limit other people's code runs in a process of its own (``build_player``)."""
+    the spec sets its own seed (which then holds in every game); other
+    people's code runs in a process of its own, with a time limit or without
+    (``build_player``)."""
     from agents.play.specs import parse_spec
 
     if parse_spec(spec).kind == "human":
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
-    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit)
+    # Unattended, and our stdout carries the table and --json -: no stdin for
+    # other people's code, and what it prints goes to stderr.
+    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit, isolate=True, protocol=True)
     return agent
 
 

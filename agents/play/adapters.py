@@ -3,9 +3,10 @@
 Duck-typed, so no RL library is imported here. Recognised, in this order:
 
 1. an Agent (``act(observation)``), returned as is (given a ``name`` if it has none);
-2. a classic course player (``get_move(board)`` returning "D3", None or "Q"),
-   which receives an ``agents.play.course.Board`` built from its own observation
-   and loses (``TamperedBoard``) if it changes it;
+2. a classic course player (``get_move(board)`` returning "D3" or "Q"),
+   which receives an ``agents.play.course.Board`` built from its own observation,
+   loses (``TamperedBoard``) if it changes it, and has its answers judged as
+   the course's ``Game`` judges them (``ClassicAgent``);
 3. a trained model with ``predict`` (Stable-Baselines3 / sb3-contrib):
    ``predict(obs, action_masks=mask, deterministic=True)``, the mask left out
    when ``predict`` does not take one;
@@ -22,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, QuitGame, TamperedBoard
+from agents.base import Agent, QuitGame, RejectedAnswer, TamperedBoard
 from agents.play.course.board import Board
+from agents.play.course.game import plain_answer, refusal, shown_answer
 from reversi_env.notation import PASS, to_action
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, Player, parse_player
@@ -49,14 +51,17 @@ class NamedAgent:
 
 
 class ClassicAgent:
-    """A classic course player (``get_move(board)``) as an Agent.
+    """A classic course player (``get_move(board)``) as an Agent, under the course's rules.
 
     Each move it gets a fresh course ``Board`` of its own observation, the
     board of the game as far as it can tell: changing it raises
     ``TamperedBoard`` (the course's rule: a player who changes the board
-    loses). It returns "D3"-style strings (or a (row, col) pair), None for no move (sent
-    as PASS, so it is illegal unless passing is forced) or "Q" to quit (raised
-    as ``QuitGame``).
+    loses). Its answer is judged as the course's ``Game`` judges it: one of
+    the moves ``board.get_legal_actions`` lists ("D3") is played, "Q" quits
+    (raised as ``QuitGame``), and anything else ("d3", (2, 3), 19, None,
+    "Z9", an illegal square) is an illegal try, raised as ``RejectedAnswer``
+    saying why, so a file that passes here passes on the course's platform.
+    A side with no legal move passes without being asked, as in the course.
     """
 
     def __init__(self, player: Any, color: object) -> None:
@@ -66,19 +71,22 @@ class ClassicAgent:
         self.name = type(player).__name__
 
     def act(self, observation: Observation) -> int:
-        """Ask ``get_move`` on a board built from ``observation``; a malformed
-        answer raises InvalidMoveError (``play_game`` counts it as illegal)."""
+        """Ask ``get_move`` on a board built from ``observation``; the move, or
+        QuitGame, TamperedBoard or RejectedAnswer (see the class docstring)."""
         board = Board.from_state(state_from_observation(observation, self.color))
+        symbol = PLAYER_SYMBOLS[self.color]
+        legal = list(board.get_legal_actions(symbol))
+        if not legal:
+            return PASS
         shown = copy.deepcopy(board._board)
-        move = self.player.get_move(board)
+        move = plain_answer(self.player.get_move(board))
         if board._board != shown:
             raise TamperedBoard(f"{self.name} changed the board during get_move")
-        if move is None:
-            return PASS
-        if isinstance(move, str) and move.strip().upper() == "Q":
+        if type(move) is str and move == "Q":
             raise QuitGame(f"{self.name} returned 'Q'")
-        if isinstance(move, (tuple, list)) and len(move) == 2:
-            move = Board().num_board((move[0], move[1])) or move
+        why = refusal(board, move, legal)
+        if why is not None:
+            raise RejectedAnswer(shown_answer(move), why)
         return to_action(move)
 
     def reset(self) -> None:

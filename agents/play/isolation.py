@@ -1,8 +1,9 @@
 """Players in a process of their own, so a move over the time limit is stopped.
 
-A player we cannot trust to be prompt (a ``python:`` or ``classic:`` spec: a
-student's code, a regex that backtracks for hours, a C loop holding the GIL)
-plays through ``IsolatedPlayer``: a child interpreter builds it from its spec
+A player we cannot trust (a ``python:`` or ``classic:`` spec: a student's
+code, a regex that backtracks for hours, a C loop holding the GIL, an
+``os._exit``, a patch of our modules) plays through ``IsolatedPlayer``, with a
+time limit or without: a child interpreter builds it from its spec
 and answers one request at a time over a pair of pipes. When a move is late the
 child is stopped (SIGTERM, SIGKILL after ``processes.GRACE``) and the move loses
 on time, so the limit holds within a fraction of a second whatever the player
@@ -12,8 +13,9 @@ started again, fresh, by ``reset``).
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
 print, and even read input; under ``reversi gtp``/``nboard``, whose stdin and
-stdout carry a protocol, ``protocol=True`` gives it no stdin and sends its
-stdout to stderr):
+stdout carry a protocol, and in the arena, whose stdout carries the table and
+``--json -`` and which nobody watches, ``protocol=True`` gives it no stdin and
+sends its stdout to stderr):
 
 - child -> parent, at start: ``{"boot": pid}`` once our code is imported, then
   ``{"ready": name}`` once the player is built, or ``{"fail": text}``;
@@ -24,6 +26,7 @@ stdout to stderr):
   it is when it is a number, a string or None, so the parent judges it exactly
   as an in-process answer; anything else converted to an action), or a verdict the parent
   raises again: ``{"invalid": text}`` (InvalidMoveError, a malformed move),
+  ``{"rejected": [answer, why]}`` (RejectedAnswer, an answer the adapter refused),
   ``{"quit": text}`` (QuitGame), ``{"tamper": text}`` (TamperedBoard),
   ``{"error": "Type: message", "trace": traceback}`` (anything else the player
   raised; the parent raises PlayerError).
@@ -50,15 +53,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import MoveTimeout, QuitGame, TamperedBoard
-from agents.play import processes
+from agents.base import MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard
+from agents.play import processes, waits
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import to_action
 from reversi_env.observation import Observation
 
 ISOLATED_KINDS = ("python", "classic")
-"""Spec kinds that run in a child process under a time limit (``gtp`` engines
+"""Spec kinds that run in a child process (``build_player``; ``gtp`` engines
 are programs of their own already)."""
 
 BOOT_TIMEOUT = 60.0
@@ -128,14 +131,19 @@ def build_player(
     default_time: float = 1.0,
     time_limit: float | None = None,
     protocol: bool = False,
+    isolate: bool = False,
 ) -> Any:
-    """The player ``spec`` (text or parsed) names, playing ``color``: under a time limit a
-    ``python:`` or ``classic:`` player is an ``IsolatedPlayer`` (``protocol``:
-    see there) and a ``gtp:`` engine waits for its engine at most ``time_limit``
+    """The player ``spec`` (text or parsed) names, playing ``color``: under a
+    time limit, or with ``isolate`` without one, a ``python:`` or ``classic:``
+    player is an ``IsolatedPlayer`` (``protocol``: see there), so other
+    people's code does not run in the process that keeps the score; under a
+    time limit a ``gtp:`` engine waits for its engine at most ``time_limit``
     seconds to start; everything else is built here (``PlayerSpec.build``).
-    SpecError if it cannot be."""
+    SpecError if it cannot be. ``reversi play``, the arena and ``play_game``
+    isolate always: without a time limit a player that calls ``os._exit`` or
+    patches our modules would otherwise end the match or fake its moves."""
     parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
-    if time_limit is not None and parsed.kind in ISOLATED_KINDS:
+    if parsed.kind in ISOLATED_KINDS and (isolate or time_limit is not None):
         return IsolatedPlayer(
             parsed.text, color, seed=seed, default_time=default_time, timeout=time_limit, protocol=protocol
         )
@@ -241,7 +249,8 @@ class IsolatedPlayer:
             if left is not None and left <= 0:
                 self._stop()
                 raise MoveTimeout(f"{self.name} took over the time limit {doing}")
-            ready, _, _ = select.select([self._recv_fd], [], [], left)
+            # In slices, so the main thread sees a Ctrl-C given to another thread (``waits``).
+            ready, _, _ = select.select([self._recv_fd], [], [], waits.WAKE if left is None else min(left, waits.WAKE))
             if not ready:
                 continue
             chunk = os.read(self._recv_fd, 65536)
@@ -310,7 +319,7 @@ class IsolatedPlayer:
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
         """The player's move within ``timeout`` seconds, else MoveTimeout (the
         child is stopped). Its verdicts are raised again here: InvalidMoveError,
-        QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
+        RejectedAnswer, QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
         deadline = self._deadline(timeout)
         self._wait_ready(deadline)
         planes = np.ascontiguousarray(observation["observation"], dtype=np.int8)
@@ -325,6 +334,9 @@ class IsolatedPlayer:
             return message["move"]
         if "ok" in message:
             return None
+        if "rejected" in message:
+            shown, why = message["rejected"]
+            raise RejectedAnswer(str(shown), str(why))
         for key, signal_type in (("invalid", InvalidMoveError), ("quit", QuitGame), ("tamper", TamperedBoard)):
             if key in message:
                 raise signal_type(str(message[key]))
@@ -358,6 +370,8 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
         return {"quit": bounded(str(e))}
     except TamperedBoard as e:
         return {"tamper": bounded(str(e))}
+    except RejectedAnswer as e:
+        return {"rejected": [bounded(e.shown, 300), bounded(e.why, 300)]}
     except InvalidMoveError as e:
         return {"invalid": bounded(str(e))}
     except BaseException as e:  # a player's sys.exit() or anything else is its error
@@ -398,6 +412,7 @@ def main(argv: Sequence[str]) -> int:
     """The child's entry point, given the JSON config (started by ``IsolatedPlayer``)."""
     config = json.loads(argv[0])
     processes.die_with_parent(int(config["parent"]))
+    processes.keep_orphans()  # what the player starts and abandons stays ours to stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     with os.fdopen(config["in"], "rb") as requests, os.fdopen(config["out"], "wb") as replies:
         try:

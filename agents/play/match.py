@@ -16,7 +16,8 @@
   player is asked again after each of the earlier ones, and each rejected try
   is reported to ``on_reject`` as it happens and kept in ``details``. An ``act``
   that raises ``InvalidMoveError`` (an adapter that could not read its player's
-  answer) counts as a malformed move;
+  answer) counts as a malformed move, and ``RejectedAnswer`` (an adapter that
+  refused its player's answer: a course player's "d3") as an illegal one;
 - an exception loses ("error"), its traceback (bounded) kept in ``details``;
 - a player that raises ``TamperedBoard`` (a course player that changed the real
   board) loses ("tamper");
@@ -44,11 +45,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, MoveTimeout, QuitGame, TamperedBoard, TimedAgent
+from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.adapters import adapt
-from agents.play.isolation import bounded, build_player, read_answer, safe_repr
+from agents.play.isolation import (
+    ChildTraceback,
+    PlayerError,
+    PlayerStartError,
+    bounded,
+    build_player,
+    read_answer,
+    safe_repr,
+)
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import PASS, action_name, to_action
 from reversi_env.observation import observe
@@ -292,8 +301,20 @@ def _run(fn: Callable[..., object], args: Sequence[object]) -> _Outcome:
         # sys.exit() is just its error.
         if not isinstance(e, (Exception, SystemExit)) and threading.current_thread() is threading.main_thread():
             raise
-        return _Outcome("raised", error=e, trace=traceback.format_exc(), seconds=time.perf_counter() - t0)
+        return _Outcome("raised", error=e, trace=_trace(e), seconds=time.perf_counter() - t0)
     return _Outcome("ok", value=value, seconds=time.perf_counter() - t0)
+
+
+def _trace(error: BaseException) -> str:
+    """The traceback to keep for a player's exception. For an isolated player
+    the frames in this process are the runner's own: keep the child's
+    traceback (the player's code), or the one line saying how its process
+    ended."""
+    if isinstance(error, PlayerError) and isinstance(error.__cause__, ChildTraceback):
+        return str(error.__cause__)
+    if isinstance(error, (PlayerError, PlayerStartError)):
+        return f"{type(error).__name__}: {error}"
+    return traceback.format_exc()
 
 
 _Job = tuple[Callable[..., object], Sequence[object], "queue.SimpleQueue[_Outcome]"]
@@ -354,13 +375,14 @@ def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove |
 
 
 def _as_agent(player: object, color: Player, time_limit: float | None) -> Agent:
-    """An Agent as is; a player spec string built by ``build_player`` (isolated
-    under a time limit when it runs other people's code); anything else through
-    ``adapt`` (a callable, a model, a classic player)."""
+    """An Agent as is; a player spec string built by ``build_player`` (in a
+    process of its own when it runs other people's code, with a time limit or
+    without); anything else through ``adapt`` (a callable, a model, a classic
+    player)."""
     if isinstance(player, Agent):
         return player
     if isinstance(player, str):
-        agent: Agent = build_player(player, color, time_limit=time_limit)
+        agent: Agent = build_player(player, color, time_limit=time_limit, isolate=True)
         return agent
     return adapt(player, color=color)
 
@@ -377,6 +399,8 @@ def _first_line(error: BaseException) -> str:
 
 def _tried(symbol: str, out: _Outcome, error: ValueError) -> str:
     """The text of a rejected try: what was sent and why it was refused."""
+    if isinstance(error, RejectedAnswer):
+        return f"{symbol} tried {_first_line(error)}"
     if out.error is not None:
         return f"{symbol} tried a malformed move: {_first_line(error)}"
     if isinstance(error, IllegalMoveError):

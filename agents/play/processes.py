@@ -3,7 +3,10 @@
 Every program or interpreter a game starts (an isolated player, a GTP engine)
 runs in a process group of its own, so ``stop`` ends it with everything it
 started (SIGTERM, then SIGKILL after a short grace), and Ctrl-C at the terminal
-reaches only us. On Linux it also gets a parent-death signal (``prctl
+reaches only us. What it started outside the group (``setsid``, a double fork)
+``stop`` finds in /proc as its descendants and kills first; an isolated
+player's process is the reaper of its orphans (``keep_orphans``), so a
+daemonised grandchild stays among them. On Linux it also gets a parent-death signal (``prctl
 PR_SET_PDEATHSIG``): if the process that started it dies, even by SIGKILL, the
 kernel kills it too. Linux sends that signal when the *thread* that started
 the child ends, so start children from a thread that lives as long as they do
@@ -27,6 +30,11 @@ GRACE = 0.1
 """Seconds a stopped process gets between SIGTERM and SIGKILL."""
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+
+SWEEPS = 20
+"""Rounds of ``kill_descendants`` at most (a process that forks as fast as it
+is killed cannot hold ``stop`` up longer)."""
 
 
 def _load_prctl() -> Callable[..., int] | None:
@@ -50,6 +58,63 @@ def die_with_parent(parent: int | None = None) -> None:
         _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     if parent is not None and os.getppid() != parent:
         os._exit(1)
+
+
+def keep_orphans() -> None:
+    """Become the reaper of this process's orphaned descendants (Linux
+    ``PR_SET_CHILD_SUBREAPER``; a no-op elsewhere): a grandchild whose parent
+    exits, or that left our process group (``setsid``, a double fork), is then
+    still ours, so ``kill_descendants`` finds it. Called by a child that runs
+    other people's code, before it runs any."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _live_children() -> dict[int, list[int]]:
+    """Parent pid -> pids of its children, from /proc (zombies left out: they
+    are already dead); empty where there is no /proc."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return children
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:  # it ended while we looked
+            continue
+        if fields[0] not in (b"Z", b"X"):
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    return children
+
+
+def descendants(pid: int) -> list[int]:
+    """The living descendants of ``pid`` (not ``pid`` itself), from /proc."""
+    children = _live_children()
+    found: list[int] = []
+    todo = list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        found.append(child)
+        todo.extend(children.get(child, []))
+    return found
+
+
+def kill_descendants(pid: int) -> None:
+    """SIGKILL every living descendant of ``pid``, whatever its process group or
+    session, until none is left (``SWEEPS`` rounds at most). With ``pid`` a
+    reaper of its orphans (``keep_orphans``) and still alive, that is everything
+    it ever started."""
+    for _ in range(SWEEPS):
+        found = descendants(pid)
+        if not found:
+            return
+        for child in found:
+            with contextlib.suppress(OSError):
+                os.kill(child, signal.SIGKILL)
 
 
 def _check_program(program: str, path: str | None) -> None:
@@ -81,8 +146,9 @@ def popen(args: list[str], *, ours: bool = False, **kwargs: Any) -> subprocess.P
 
 
 def stop(proc: subprocess.Popen[Any] | None, grace: float = GRACE) -> None:
-    """End ``proc`` and its process group: SIGTERM, SIGKILL after ``grace``
-    seconds if anything is left, then reap it. Safe to call twice."""
+    """End ``proc``, everything it started and its process group: SIGKILL to
+    its descendants (``kill_descendants``), SIGTERM to the group, SIGKILL after
+    ``grace`` seconds if anything is left, then reap it. Safe to call twice."""
     if proc is None:
         return
     if os.name != "posix":  # pragma: no cover - the project runs on POSIX
@@ -92,6 +158,9 @@ def stop(proc: subprocess.Popen[Any] | None, grace: float = GRACE) -> None:
             proc.wait(timeout=5)
         return
     if proc.poll() is None:
+        # First what it started outside its group (``setsid``, double forks): while
+        # it lives they are in its tree; once it is gone they would belong to init.
+        kill_descendants(proc.pid)
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -63,6 +63,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -417,12 +418,21 @@ def load_file_module(path: str) -> ModuleType:
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module
     sys.path.insert(0, str(file.parent))
+    skipped = course.game.skipped_runs()
     try:
         with course.loading():
             module_spec.loader.exec_module(module)
     except Exception as e:
         del sys.modules[name]
-        raise SpecError(f"{str(file)!r} failed to load: {type(e).__name__}: {e}") from e
+        lines = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == str(file)]
+        where = f" at line {lines[-1].lineno} ({(lines[-1].line or '').strip()})" if lines else ""
+        why = f"{str(file)!r} failed to load{where}: {type(e).__name__}: {e}"
+        if course.game.skipped_runs() > skipped and "NoneType" in str(e):
+            why += (
+                "; while a file is loaded for its players, Game(...).run() plays nothing and returns None,"
+                " so code that uses its result fails: put the game under if __name__ == '__main__':"
+            )
+        raise SpecError(why) from e
     finally:
         sys.path.remove(str(file.parent))
     return module

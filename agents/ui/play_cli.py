@@ -306,7 +306,7 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     limit = args.time_limit
     try:
         for color, spec in enumerate(specs):
-            player = build_player(spec, color, seed=args.seed, default_time=args.time, time_limit=limit)
+            player = build_player(spec, color, seed=args.seed, default_time=args.time, time_limit=limit, isolate=True)
             players.append(player)
             if hasattr(player, "wait_ready"):
                 player.wait_ready()  # a player that cannot load fails here, in one line

@@ -45,6 +45,31 @@ def test_the_arena_refuses_a_player_that_cannot_load_before_playing(
     assert not out.exists() or not [line for line in out.read_text().splitlines() if '"game"' in line]
 
 
+def test_what_a_course_player_prints_or_reads_stays_off_the_arenas_stdout(tmp_path: Path) -> None:
+    player = tmp_path / "chatty.py"
+    player.write_text(
+        "class Chatty:\n"
+        "    def __init__(self, color):\n"
+        "        self.color = color\n"
+        "    def get_move(self, board):\n"
+        "        print('thinking...')\n"
+        "        return list(board.get_legal_actions(self.color))[0]\n"
+        "class Asks(Chatty):\n"
+        "    def get_move(self, board):\n"
+        "        return input('your move? ')\n"
+    )
+    out = tmp_path / "r.jsonl"
+    specs = [f"classic:{player}:Chatty", f"classic:{player}:Asks", "random"]
+    args = ["arena", *specs, "--games", "2", "--jobs", "1", "--out", str(out), "--no-progress", "--json", "-"]
+    done = subprocess.run(reversi(*args), cwd=REPO, capture_output=True, text=True, timeout=600, stdin=None)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)  # the summary alone: the player's prints went to stderr
+    assert len(summary["agents"]) == 3 and "thinking..." in done.stderr
+    games = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    asks = [g for g in games if f"classic:{player}:Asks" in (g["black"], g["white"])]
+    assert len(asks) == 4 and all(g["reason"] == "error" and "EOFError" in g["result"]["details"] for g in asks)
+
+
 def test_workers_are_fresh_after_a_timeout(tmp_path: Path) -> None:
     # alphabeta:20 never finishes a move in 0.5 s; its abandoned search must not
     # starve the innocent games that follow in the same worker.

@@ -169,8 +169,69 @@ def test_classic_quit_none_and_garbage() -> None:
     for answer in (None, "Z9", "D4", 12.5):
         result = play_game(Says("X", answer), CourseRandomPlayer("O"))
         assert (result.reason, result.loser) == ("illegal", "black"), answer
-    coords = play_game(Says("X", (2, 3)), Says("O", "q"))
-    assert coords.moves == ["D3"] and coords.reason == "quit"
+
+
+class Hostile:
+    """An answer whose every method raises."""
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("no iterating me")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing me")
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr for you")
+
+
+@pytest.mark.parametrize(
+    ("answer", "line"),
+    [
+        (Hostile(), "X tried <Hostile>: not a square (a move is written 'D3')"),
+        # The course's Game compares the answer with its list of legal moves:
+        # all of these lose there, so they are illegal tries here too.
+        ("d3", "X tried 'd3': squares are written 'D3' (capitals)"),
+        (" D3", "X tried ' D3': squares are written 'D3' (capitals)"),
+        ((2, 3), "X tried (2, 3): squares are written 'D3', not as (row, col)"),
+        (19, "X tried 19: not a square (a move is written 'D3')"),
+        ("q", "X tried 'q': not a square"),
+        ("PASS", "X tried 'PASS': not a square"),
+        (None, "X tried None: not a move (a side with no legal move passes without being asked)"),
+        ("Z9", "X tried 'Z9': not a square"),
+        ("A1", "X tried 'A1': not a legal move"),
+    ],
+)
+def test_classic_answers_are_judged_by_the_course_rules(answer: object, line: str) -> None:
+    class Says:
+        def __init__(self, color: str) -> None:
+            self.color = color
+
+        def get_move(self, board: Any) -> object:
+            return answer
+
+    rejected: list[str] = []
+    result = play_game(Says("X"), CourseRandomPlayer("O"), on_reject=lambda _, text: rejected.append(text))
+    assert (result.reason, result.loser, result.moves) == ("illegal", "black", [])
+    assert rejected == [f"{line}, 2 tries left", f"{line}, 1 try left", f"{line}, no tries left"]
+
+
+def test_a_string_that_equals_everything_is_read_as_its_text() -> None:
+    class Sly(str):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    class Says:
+        color = "X"
+
+        def get_move(self, board: Any) -> str:
+            return Sly("A1")
+
+    result = play_game(Says(), CourseRandomPlayer("O"))
+    assert (result.reason, result.loser, result.moves) == ("illegal", "black", [])
 
 
 def test_classic_colour_must_be_known_and_agree() -> None:

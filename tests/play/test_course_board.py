@@ -92,6 +92,29 @@ def test_what_is_not_a_coordinate_gives_none_as_in_the_course(bad: object) -> No
     assert Board().num_board(bad) is None  # type: ignore[arg-type]
 
 
+def test_numpy_coordinates_work_as_in_the_course() -> None:
+    # A student searching with numpy (np.argwhere, np.unravel_index) passes numpy
+    # integers; the course's lists and comparisons take them, so must we.
+    b = Board()
+    row, col = np.int64(2), np.int32(3)
+    assert b.is_on_board(row, col) and not b.is_on_board(np.int64(8), col)
+    assert b.num_board((row, col)) == "D3" and b.num_board(np.array([2, 3])) == "D3"
+    assert b._can_fliped((row, col), "X") == ["D4"]
+    flipped = b._move((row, col), "X")
+    assert flipped == ["D4"] and b.count("X") == 4
+    b.backpropagation((row, col), flipped, "X")
+    assert b._board == Board()._board
+    for r, c in np.argwhere(np.ones((8, 8))):
+        assert b.board_num(b.num_board((r, c))) == (r, c)
+
+
+def test_is_on_board_compares_as_the_course_does() -> None:
+    b = Board()
+    assert b.is_on_board(7.0, 0) and b.is_on_board(True, 7)  # the course compares, it does not check types
+    assert not b.is_on_board(-1, 0) and not b.is_on_board(0, 8) and not b.is_on_board("a", 0)
+    assert b.num_board((3.0, 4.0)) is None  # not a square to index with: refused, as the course fails on it
+
+
 def test_moves_on_what_is_not_a_square_are_refused() -> None:
     b = Board()
     before = copy.deepcopy(b._board)

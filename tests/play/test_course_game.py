@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from agents.play import course
 from agents.play.course.board import Board
 from agents.play.course.game import Game
 from agents.play.match import play_game
-from agents.play.specs import load_classic_class, make_agent
+from agents.play.specs import SpecError, load_classic_class, make_agent
 from reversi_env import GameState
 
 
@@ -74,12 +75,28 @@ def test_three_illegal_answers_lose_and_each_is_shown(capsys: pytest.CaptureFixt
     assert "black - X answered 3 illegal moves, so white - O wins" in out
 
 
+def test_answers_the_course_does_not_take_are_illegal_tries_that_say_why(capsys: pytest.CaptureFixture[str]) -> None:
+    class Sly(str):  # equal to everything: the course's `in legal_actions` would take it
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = str.__hash__
+
+    assert Game(Says((2, 3), 19, Sly("A1")), RandomPlayer()).run() == ("white_win", 0)
+    out = capsys.readouterr().out
+    assert "X tried (2, 3): squares are written 'D3', not as (row, col), 2 tries left" in out
+    assert "X tried 19: not a square (a move is written 'D3'), 1 try left" in out
+    assert "X tried A1: not a legal move, no tries left" in out
+
+
 def test_an_illegal_answer_then_a_legal_one_plays_on(capsys: pytest.CaptureFixture[str]) -> None:
     random.seed(2)
     black = Says(None, "D3")
     game = Game(black, RandomPlayer())
     game.run()
-    assert "X tried None: not a square, 2 tries left" in capsys.readouterr().out
+    assert "X tried None: not a move (a side with no legal move passes without being asked), 2 tries left" in (
+        capsys.readouterr().out
+    )
     assert game.board.count("X") + game.board.count("O") > 5
 
 
@@ -116,6 +133,32 @@ def test_a_slow_turn_loses(capsys: pytest.CaptureFixture[str]) -> None:
     assert Game(Slow(), RandomPlayer(), time_limit=0.3).run() == ("white_win", 0)
     assert time.monotonic() - t0 < 1.5
     assert "black - X thought for more than 0.3 s, so white - O wins" in capsys.readouterr().out
+
+
+def test_a_late_search_is_stopped_as_the_courses_func_timeout_stops_it(capsys: pytest.CaptureFixture[str]) -> None:
+    class Runaway(RandomPlayer):
+        """Searches on the real board the course's way, and forgets its clock."""
+
+        searches = 0
+        caught = False
+
+        def get_move(self, board: Any) -> str | None:
+            self.thread = threading.current_thread()
+            while True:
+                try:
+                    for move in list(board.get_legal_actions(self.color)):
+                        flipped = board._move(move, self.color)
+                        board.backpropagation(move, flipped, self.color)
+                    self.searches += 1
+                except Exception:  # a player's own catch-all does not keep it going
+                    self.caught = True
+
+    runaway = Runaway()
+    game = Game(runaway, RandomPlayer(), time_limit=0.3)
+    assert game.run() == ("white_win", 0)
+    assert "black - X thought for more than 0.3 s, so white - O wins" in capsys.readouterr().out
+    runaway.thread.join(10)  # stopped, not left running (at once on a quiet machine: STOP_WAIT)
+    assert not runaway.thread.is_alive() and not runaway.caught
 
 
 def test_the_default_limit_is_the_courses_60_seconds() -> None:
@@ -201,6 +244,20 @@ def test_a_course_file_loads_its_players_without_playing_its_game(
     result = play_game(make_agent(f"classic:{path}:AIPlayer", "X"), "random", time_limit=None)
     assert result.reason == "end" and result.black_name == "AIPlayer"
     assert isinstance(player_class("X").get_move(Board()), str)
+
+
+def test_a_file_that_uses_the_unplayed_games_result_fails_to_load_saying_why(tmp_path: Path) -> None:
+    path = tmp_path / "student.py"
+    path.write_text(COURSE_FILE.replace('print("RESULT", game.run())', "winner, diff = game.run()"))
+    with pytest.raises(SpecError) as failed:
+        load_classic_class(str(path), "AIPlayer")
+    message = str(failed.value)
+    assert "failed to load at line" in message and "(winner, diff = game.run()): TypeError" in message
+    assert "Game(...).run() plays nothing and returns None" in message and "if __name__ == '__main__':" in message
+    path.write_text(COURSE_FILE + "\nraise RuntimeError('my own bug')\n")
+    with pytest.raises(SpecError) as other:
+        load_classic_class(str(path), "AIPlayer")
+    assert "RuntimeError: my own bug" in str(other.value) and "returns None" not in str(other.value)
 
 
 def test_run_file_runs_a_course_file_as_a_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

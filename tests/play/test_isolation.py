@@ -148,6 +148,59 @@ def test_what_a_late_player_started_is_stopped_with_it(tmp_path: Path) -> None:
     assert gone(int(pidfile.read_text()))
 
 
+DAEMONISER = """
+import os, subprocess, sys, time
+
+class Daemoniser:
+    name = "daemoniser"
+
+    def __init__(self):
+        self.moves = 0
+
+    def act(self, observation):
+        self.moves += 1
+        # A session of its own, outside our process group...
+        session = subprocess.Popen(["sleep", "600"], start_new_session=True)
+        # ...and a double fork: the grandchild's parent exits at once.
+        middle = os.fork()
+        if middle == 0:
+            os.setsid()
+            if os.fork() == 0:
+                os.execvp("sleep", ["sleep", "600"])
+            os._exit(0)
+        os.waitpid(middle, 0)
+        with open(PIDS, "a") as f:
+            f.write(f"{session.pid}\\n")
+        if self.moves == SLOW_MOVE:
+            time.sleep(600)
+        return int(observation["action_mask"].nonzero()[0][0])
+"""
+
+
+@pytest.mark.parametrize("slow_move", [1, 0], ids=["late", "game-played-out"])
+def test_what_a_player_started_outside_its_group_is_stopped_with_it(tmp_path: Path, slow_move: int) -> None:
+    pids = tmp_path / "pids"
+    source = f"PIDS = {str(pids)!r}\nSLOW_MOVE = {slow_move}\n" + DAEMONISER
+    spec = f"python:{write(tmp_path, 'daemoniser.py', source)}:Daemoniser"
+    before = {int(p) for p in os.listdir("/proc") if p.isdigit()}
+    result = play_game(spec, "random", time_limit=2.0)
+    assert result.reason == ("timeout" if slow_move else "end"), result.details
+    started = [int(p) for p in pids.read_text().split()]
+    assert started and all(gone(pid) for pid in started)
+    # the double-forked grandchildren too: no sleep of ours is left anywhere
+    left = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) not in before:
+            try:
+                cmd = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if cmd[:2] == [b"sleep", b"600"] and state not in ("Z", "X"):
+                left.append(int(entry))
+    assert not left
+
+
 def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> None:
     path = write(tmp_path, "players.py", PLAYERS)
     player = IsolatedPlayer(f"python:{path}:printer", 0, timeout=5.0)
@@ -183,6 +236,7 @@ def test_what_a_child_player_does_is_reported_faithfully(
     assert (result.reason, result.loser) == (reason, "black")
     assert needle in result.details
     assert len(result.details) < 20_000  # a 100 kB error message is cut
+    assert "match.py" not in result.details  # the player's traceback, not the runner's
     if reason == "illegal":
         assert [t.endswith(("2 tries left", "1 try left", "no tries left")) for t in rejected] == [True] * 3
 
@@ -232,6 +286,60 @@ def test_a_classic_player_runs_isolated_under_a_time_limit(tmp_path: Path) -> No
     finally:
         player.close()
     assert (result.reason, result.loser, len(result.moves)) == ("timeout", "white", 3)
+
+
+def test_a_classic_answer_refused_in_the_child_is_the_same_line_as_in_process(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "lower.py",
+        """
+        from board import Board
+
+        class AIPlayer:
+            def __init__(self, color):
+                self.color = color
+
+            def get_move(self, board):
+                return list(board.get_legal_actions(self.color))[0].lower()
+        """,
+    )
+    rejected: list[str] = []
+    result = play_game(f"classic:{path}:AIPlayer", "random", time_limit=30.0, on_reject=lambda _, t: rejected.append(t))
+    assert (result.reason, result.loser, result.moves) == ("illegal", "black", [])
+    assert rejected[0] == "X tried 'd3': squares are written 'D3' (capitals), 2 tries left"
+    assert "X tried 'd3': squares are written 'D3' (capitals)" in result.details
+
+
+ROGUES = """
+import os
+
+class Rogue:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        if ROGUE == "exit":
+            os._exit(0)  # would end whatever process it runs in
+        import reversi_env.state as state  # patch the rules the runner judges by
+
+        state.GameState.is_legal = lambda self, action: True
+        return "A1"
+"""
+
+
+@pytest.mark.parametrize(("rogue", "reason"), [("exit", "error"), ("patch", "illegal")])
+def test_without_a_time_limit_other_peoples_code_still_runs_apart(tmp_path: Path, rogue: str, reason: str) -> None:
+    path = write(tmp_path, "rogue.py", f"ROGUE = {rogue!r}\n" + ROGUES)
+    result = play_game(f"classic:{path}:Rogue", "random", time_limit=None)
+    assert (result.reason, result.loser, result.moves) == (reason, "black", [])
+    if rogue == "exit":
+        assert result.details.endswith("PlayerStartError: Rogue's process ended (exit status 0) to move")
+    assert GameState.initial().is_legal(0) is False  # our rules are untouched
+    with pytest.raises(ValueError, match="A1"):
+        GameState.initial().apply("A1")
+    player = build_player(f"classic:{path}:Rogue", 0, time_limit=None, isolate=True)
+    assert isinstance(player, IsolatedPlayer)
+    player.close()
 
 
 def test_the_player_process_dies_with_its_parent_even_after_sigkill(tmp_path: Path) -> None:

@@ -174,6 +174,29 @@ def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch:
     assert app.flow.result is not None and app.flow.result.reason == "illegal"
 
 
+def test_a_course_player_answering_lowercase_gets_illegal_tries_not_an_error(tmp_path: Path) -> None:
+    player = tmp_path / "lower.py"
+    player.write_text(
+        "class AIPlayer:\n"
+        "    def __init__(self, color):\n"
+        "        self.color = color\n"
+        "    def get_move(self, board):\n"
+        "        return list(board.get_legal_actions(self.color))[0].lower()\n"
+    )
+    app = GuiApp(ai=f"classic:{player}:AIPlayer")
+    click_square(app, "D3")
+    seen: list[str] = []
+
+    def over_noting_messages() -> bool:
+        if app.message not in seen:
+            seen.append(app.message)
+        return app.flow.over
+
+    run_until(app, over_noting_messages)
+    assert "White tried 'e3': squares are written 'E3' (capitals), 2 tries left." in seen
+    assert app.flow.result is not None and (app.flow.result.reason, app.flow.result.loser) == ("illegal", "white")
+
+
 def test_undo_takes_back_to_the_human_turn() -> None:
     app = GuiApp(ai="random", seed=3)
     click_square(app, "C4")

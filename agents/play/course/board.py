@@ -16,6 +16,7 @@ or edit ``_board`` as it likes and the board answers for what it shows.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
 from typing import cast
 
@@ -125,26 +126,36 @@ class Board:
         return None
 
     def num_board(self, action: Coord) -> str | None:
-        """``(3, 4) -> "E4"``; None for a pair off the board, as in the course."""
-        try:
-            row, col = action
-        except (TypeError, ValueError):
-            return None
-        return _square(row, col) if self.is_on_board(row, col) else None
+        """``(3, 4) -> "E4"``; None for a pair off the board, as in the course.
+        Any integers will do, numpy's too (``np.argwhere`` gives those)."""
+        coord = self._pair(action)
+        return None if coord is None else _square(*coord)
 
     def is_on_board(self, x: int, y: int) -> bool:
-        """True if (row x, col y) is on the board."""
-        return isinstance(x, int) and isinstance(y, int) and 0 <= x <= 7 and 0 <= y <= 7
+        """True if (row x, col y) is on the board: ``0 <= x <= 7 and 0 <= y <= 7``,
+        as the course compares them (numpy integers included); False for what
+        does not compare with numbers."""
+        try:
+            return bool(0 <= x <= 7 and 0 <= y <= 7)
+        except (TypeError, ValueError):  # a string, None, an array of several values
+            return False
+
+    @staticmethod
+    def _pair(action: object) -> Coord | None:
+        """(row, col) as Python ints from a pair of integers on the board
+        (numpy's included), None for anything else."""
+        try:
+            row, col = cast(Coord, action)
+            row, col = operator.index(row), operator.index(col)
+        except Exception:  # not a pair of integers, whatever its own methods raise
+            return None
+        return (row, col) if 0 <= row <= 7 and 0 <= col <= 7 else None
 
     def _coord(self, action: object) -> Coord | None:
         """(row, col) of a name or a pair, None if it is not a square."""
         if isinstance(action, str):
             return self.board_num(action)
-        try:
-            row, col = cast(Coord, action)
-        except (TypeError, ValueError):
-            return None
-        return (row, col) if self.is_on_board(row, col) else None
+        return self._pair(action)
 
     # -- reading -------------------------------------------------------------------
 

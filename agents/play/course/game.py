@@ -7,7 +7,8 @@ returns ``('black_win' | 'white_win' | 'draw', difference)``:
 - each turn the player to move gets the real board, ``get_move(board)``, and
   answers a square like "D3" or "Q";
 - a turn may take 60 seconds in all (``time_limit``): slower loses, with
-  difference 0;
+  difference 0, and the late ``get_move`` is stopped (``TurnTimedOut`` raised
+  in it, as the course's ``func_timeout`` does);
 - an answer that is not a legal move is shown ("X tried Z9: not a square,
   2 tries left") and asked again; the third loses, difference 0;
 - a player who changes the board during its turn loses, difference 0;
@@ -25,9 +26,10 @@ a course notebook's game at module level does not start.
 from __future__ import annotations
 
 import copy
+import ctypes
 import threading
 import time
-from typing import Any
+from typing import Any, cast
 
 from agents.play import waits
 from agents.play.course.board import Board
@@ -42,9 +44,76 @@ RESULTS = ("black_win", "white_win", "draw")
 _LOADING = threading.Event()
 """Set while course files are loaded for their players: ``run`` plays nothing."""
 
+_SKIPPED = [0]
+"""How many times ``run`` has returned None unplayed because of ``_LOADING``."""
+
+
+def skipped_runs() -> int:
+    """How many games ``run`` has left unplayed while files were loaded for their players."""
+    return _SKIPPED[0]
+
+
+def plain_answer(answer: object) -> object:
+    """A string answer as a plain ``str`` (a subclass's own ``__eq__`` could
+    make "A1" equal to every legal move); anything else as it is."""
+    return str.__str__(answer) if isinstance(answer, str) else answer
+
+
+def shown_answer(answer: object, limit: int = 80) -> str:
+    """``repr(answer)``, bounded; an answer whose repr raises is named by its type."""
+    try:
+        text = repr(answer)
+    except Exception:  # a player's object may raise anything from __repr__
+        text = f"<{type(answer).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def refusal(board: Board, answer: object, legal: list[str]) -> str | None:
+    """None if the course's Game takes ``answer`` (``plain_answer``): one of
+    the ``legal`` moves as the board lists them ("D3") or "Q"; else, in a few
+    words, why not. The course compares answers with its list of legal moves,
+    so "d3", " D3", (2, 3) and 19 are all illegal answers there, and here."""
+    if type(answer) is str:
+        if answer == "Q" or answer in legal:
+            return None
+        written = answer.strip().upper()
+        if written in legal:
+            return f"squares are written {written!r} (capitals)"
+        if len(written) == 2 and board.board_num(written) is not None:
+            return "not a legal move"
+        return "not a square"
+    if answer is None:
+        return "not a move (a side with no legal move passes without being asked)"
+    pair = board._pair(answer)
+    if pair is not None:
+        return f"squares are written {board.num_board(pair)!r}, not as (row, col)"
+    return "not a square (a move is written 'D3')"
+
 
 class _TurnTimeoutError(Exception):
     """A turn took longer than the time limit."""
+
+
+class TurnTimedOut(BaseException):
+    """Raised inside a ``get_move`` that is over its time, to stop it (a
+    BaseException, so ``except Exception`` in a player does not hold it)."""
+
+
+STOP_WAIT = 0.1
+"""Seconds the game waits for a late ``get_move`` to stop before it goes on."""
+
+
+def _stop_thread(worker: threading.Thread) -> None:
+    """Stop a late ``get_move`` as the course's ``func_timeout`` does: raise
+    ``TurnTimedOut`` in its thread (it takes effect at the player's next line
+    of Python; a long C call, ``time.sleep`` included, finishes first), then
+    wait ``STOP_WAIT`` seconds for it. Without this a search that forgot its
+    clock runs on beside the rest of the file, still moving discs on the
+    finished game's board."""
+    if worker.ident is None or not worker.is_alive():
+        return
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(TurnTimedOut))
+    worker.join(STOP_WAIT)
 
 
 class Game:
@@ -93,6 +162,7 @@ class Game:
         """Play the game; ``(result, difference)`` at the end (see the module
         docstring). Returns None at once while course files are being loaded."""
         if _LOADING.is_set():
+            _SKIPPED[0] += 1
             return None
         total_time = {"X": 0.0, "O": 0.0}
         step_time = {"X": 0.0, "O": 0.0}
@@ -140,16 +210,11 @@ class Game:
         """The player's legal answer or "Q", asking up to MAX_TRIES times;
         None after that many illegal answers. Raises _TurnTimeoutError."""
         for tries_left in range(MAX_TRIES - 1, -1, -1):
-            action = self._get_move(start)
-            if action == "Q" or action in legal:
-                return str(action)
-            if self.board._coord(action) is None:
-                why = "not a square"
-            elif isinstance(action, str) and action.strip().upper() in legal:
-                why = f"squares are written {action.strip().upper()!r} (capitals)"
-            else:
-                why = "not a legal move"
-            shown = action if isinstance(action, str) else repr(action)
+            action = plain_answer(self._get_move(start))
+            why = refusal(self.board, action, legal)
+            if why is None:
+                return cast(str, action)
+            shown = action if isinstance(action, str) else shown_answer(action)
             left = f"{tries_left} {'try' if tries_left == 1 else 'tries'} left" if tries_left else "no tries left"
             print(f"{color} tried {shown}: {why}, {left}")
         return None
@@ -171,6 +236,7 @@ class Game:
         worker.start()
         waits.join(worker, self.time_limit - (time.perf_counter() - start))  # Ctrl-C still ends it
         if not box:
+            _stop_thread(worker)
             raise _TurnTimeoutError
         ok, value = box[0]
         if not ok:

@@ -165,6 +165,9 @@ class GameControl:
             self.flow.lose(answer.color, "error", f"{who} failed: {answer.error}")
             self.message = f"{who} failed: {answer.error}"
             return
+        if answer.rejected is not None:
+            self.message = self.flow.reject(*answer.rejected)
+            return
         try:
             action = to_action(answer.action)
         except InvalidMoveError:

@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from agents.base import TamperedBoard
+from agents.base import RejectedAnswer, TamperedBoard
 from agents.play.isolation import PlayerError, build_player
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
@@ -32,6 +32,8 @@ class Answer:
     error: str = ""
     tampered: bool = False
     """The player changed the board it was shown (``TamperedBoard``)."""
+    rejected: tuple[str, str] | None = None
+    """(answer, why) of an answer its adapter refused (``RejectedAnswer``): an illegal try."""
 
 
 class AIWorker:
@@ -69,6 +71,8 @@ class AIWorker:
                 agent = build_player(spec, color, seed=seed, time_limit=time_limit)
                 act_timed = getattr(agent, "act_timed", None)
                 action = act_timed(observation, time_limit) if callable(act_timed) else agent.act(observation)
+            except RejectedAnswer as e:  # an answer its adapter refused ("d3" from a course player): one try
+                answers.put(Answer(generation, color, seconds=time.perf_counter() - t0, rejected=(e.shown, e.why)))
             except Exception as e:
                 # An isolated player's error already names its type ("RuntimeError: ...").
                 error = str(e) if isinstance(e, PlayerError) else f"{type(e).__name__}: {e}"
