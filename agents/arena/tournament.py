@@ -41,6 +41,7 @@ from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
+from agents.play.processes import how_it_ended
 from reversi_env.errors import IllegalMoveError
 from reversi_env.notation import action_name, parse_action
 from reversi_env.state import GameState
@@ -751,7 +752,8 @@ def _run_pool(
                 try:
                     rec = w.conn.recv()
                 except (EOFError, OSError):
-                    rec = {"type": "crash", "details": f"the worker process ended (exit code {w.proc.exitcode})"}
+                    w.proc.join(timeout=1.0)  # reaped, so its exit code is known
+                    rec = {"type": "crash", "details": f"the worker process ended ({how_it_ended(w.proc.exitcode)})"}
                 if rec.get("type") == "crash":
                     if attempts[game.game_id] >= MAX_ATTEMPTS:
                         raise RuntimeError(f"game {game.game_id!r} failed {MAX_ATTEMPTS} times: {rec['details']}")

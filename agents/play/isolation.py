@@ -257,7 +257,7 @@ class IsolatedPlayer:
             if not chunk:
                 code = self._proc.wait() if self._proc is not None else None
                 self._stop()
-                raise PlayerStartError(f"{self.name}'s process ended (exit status {code}) {doing}")
+                raise PlayerStartError(f"{self.name}'s process ended ({processes.how_it_ended(code)}) {doing}")
             self._buffer += chunk
             if len(self._buffer) > MAX_MESSAGE:
                 self._stop()

@@ -117,6 +117,19 @@ def kill_descendants(pid: int) -> None:
                 os.kill(child, signal.SIGKILL)
 
 
+def how_it_ended(code: int | None) -> str:
+    """A process's end in words, from its exit code (``Popen.returncode`` or
+    ``multiprocessing.Process.exitcode``: negative for a signal, None if unknown)."""
+    if code is None:
+        return "it ended, its exit status unknown"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
 def _check_program(program: str, path: str | None) -> None:
     """Raise the error Popen raises for a program it cannot start (not found:
     FileNotFoundError; not executable: PermissionError), which a launcher would

@@ -215,3 +215,14 @@ def test_bad_arena_options_fail_fast_in_one_line(
     status, err = run_cli(["arena", "random", "greedy", *args, "--out", str(tmp_path / "r.jsonl")], capsys)
     assert status == 2 and needle in err and "Traceback" not in err
     assert time.monotonic() - t0 < 5.0
+
+
+def test_a_worker_killed_under_its_game_is_named_by_its_signal(tmp_path: Path) -> None:
+    # A player can kill the worker that runs its game (its parent process); the game is
+    # tried again, and after the last try the arena says how the worker ended: it used
+    # to read the exit code before the process was reaped and say "exit code None".
+    killer = tmp_path / "killer.py"
+    killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), signal.SIGKILL)\n")
+    tournament = Tournament.create([f"python:{killer}:get_move", "random"], games=2, seed=1, time_limit=10.0)
+    with pytest.raises(RuntimeError, match=r"failed 3 times: the worker process ended \(killed by SIGKILL\)"):
+        run_tournament(tournament, tmp_path / "r.jsonl", jobs=2)
