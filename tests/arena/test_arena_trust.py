@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from agents.arena import tournament as tournament_module
 from agents.arena.tournament import FORMAT_VERSION, ScheduledGame, Tournament, play_scheduled, run_tournament
 from agents.play.match import GameResult
 
@@ -59,15 +60,15 @@ def test_what_a_course_player_prints_or_reads_stays_off_the_arenas_stdout(tmp_pa
         "        return input('your move? ')\n"
     )
     out = tmp_path / "r.jsonl"
-    specs = [f"classic:{player}:Chatty", f"classic:{player}:Asks", "random"]
+    specs = [f"classic:{player}:Chatty", f"classic:{player}:Asks"]
     args = ["arena", *specs, "--games", "2", "--jobs", "1", "--out", str(out), "--no-progress", "--json", "-"]
     done = subprocess.run(reversi(*args), cwd=REPO, capture_output=True, text=True, timeout=600, stdin=None)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)  # the summary alone: the player's prints went to stderr
-    assert len(summary["agents"]) == 3 and "thinking..." in done.stderr
+    assert len(summary["agents"]) == 2 and "thinking..." in done.stderr
     games = [json.loads(line) for line in out.read_text().splitlines()[1:]]
     asks = [g for g in games if f"classic:{player}:Asks" in (g["black"], g["white"])]
-    assert len(asks) == 4 and all(g["reason"] == "error" and "EOFError" in g["result"]["details"] for g in asks)
+    assert len(asks) == 2 and all(g["reason"] == "error" and "EOFError" in g["result"]["details"] for g in asks)
 
 
 def test_workers_are_fresh_after_a_timeout(tmp_path: Path) -> None:
@@ -217,12 +218,13 @@ def test_bad_arena_options_fail_fast_in_one_line(
     assert time.monotonic() - t0 < 5.0
 
 
-def test_a_worker_killed_under_its_game_is_named_by_its_signal(tmp_path: Path) -> None:
+def test_a_worker_killed_under_its_game_is_named_by_its_signal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A player can kill the worker that runs its game (its parent process); the game is
-    # tried again, and after the last try the arena says how the worker ended: it used
+    # tried again (here: not), and after the last try the arena says how the worker ended: it used
     # to read the exit code before the process was reaped and say "exit code None".
     killer = tmp_path / "killer.py"
     killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), signal.SIGKILL)\n")
+    monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 1)  # one try is enough to see the words
     tournament = Tournament.create([f"python:{killer}:get_move", "random"], games=2, seed=1, time_limit=10.0)
-    with pytest.raises(RuntimeError, match=r"failed 3 times: the worker process ended \(killed by SIGKILL\)"):
+    with pytest.raises(RuntimeError, match=r"failed 1 times: the worker process ended \(killed by SIGKILL\)"):
         run_tournament(tournament, tmp_path / "r.jsonl", jobs=2)
