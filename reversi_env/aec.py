@@ -179,14 +179,12 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
         """Wrap ``env``; an illegal action ends the game with ``illegal_reward`` for its author."""
         self._raw = env.unwrapped
         super().__init__(env, illegal_reward)
-        self._observed: GameState | None = None  # the position the cached mask (_prev_obs) is of
+        self._episode = self._raw._episodes  # the episode the cached mask (_prev_obs) belongs to
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """PettingZoo's observe, which keeps the mover's mask for ``step``; also notes its position."""
-        obs = super().observe(agent)
-        if agent == self._raw.agent_selection:
-            self._observed = self._raw._state
-        return obs
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """PettingZoo's reset; the new episode is the one this wrapper's state is of."""
+        super().reset(seed=seed, options=options)
+        self._episode = self._raw._episodes
 
     def step(self, action: Any) -> None:
         """PettingZoo's step; when it ends the game for an illegal action, the infos
@@ -194,14 +192,14 @@ class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
 
         PettingZoo's wrapper judges the action by the mask of the last ``observe``
         / ``last()``; after ``env.unwrapped.state = s`` that mask is of the old
-        position, so it is read again, and an illegal move of an earlier episode
-        no longer counts as this one's end.
+        position (another episode, counted by the raw env), so it is read again,
+        and an illegal move of an earlier episode no longer counts as this one's end.
         """
         raw = self._raw
         agent = raw.agent_selection
-        if self._prev_obs is not None and self._observed is not raw._state:
+        if self._episode != raw._episodes:  # ``env.unwrapped.state = s`` began another episode
+            self._episode = raw._episodes
             self._prev_obs = None
-        if self._terminated and not (raw.terminations.get(agent, True) or raw.truncations.get(agent, True)):
             self._terminated = False
         already_over = self._terminated
         super().step(action)
@@ -271,6 +269,7 @@ _EPISODE_FIELDS = (
     "_prev_state",
     "_last_move",
     "_num_moves",
+    "_episodes",
     "agents",
     "agent_selection",
     "rewards",
@@ -319,6 +318,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._prev_state: GameState | None = None
         self._last_move: int | None = None
         self._num_moves = 0
+        self._episodes = 0  # begun by reset or by setting state: the wrapper checks its cached mask by it
         self._renderer = EnvRenderer(self.screen_size, fps=self.metadata["render_fps"])
 
     # -- spaces ----------------------------------------------------------------
@@ -375,6 +375,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._start(start)
 
     def _start(self, start: GameState) -> None:
+        self._episodes += 1
         self._state = start
         self._prev_state = None
         self._last_move = None

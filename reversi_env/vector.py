@@ -217,7 +217,8 @@ class ReversiVectorEnv(VectorEnv):
             bad = a[(a < 0) | (a > PASS)]
             raise InvalidMoveError(f"actions must be 0-{PASS}, got {bad[:5].tolist()}")
         mode = self.autoreset_mode
-        revealed = self._ended if self._ended.any() else None  # NEXT_STEP: the games this step restarts
+        # NEXT_STEP: the games this step restarts (never any under SAME_STEP, so not looked for there)
+        revealed = self._ended if mode != AutoresetMode.SAME_STEP and self._ended.any() else None
         if revealed is not None:
             if mode == AutoresetMode.DISABLED:
                 raise RuntimeError(
