@@ -156,10 +156,8 @@ def test_an_ai_that_raises_loses_and_the_dialog_says_so(tmp_path: Path, monkeypa
     assert app.state == GameState.initial() and not app.flow.over
 
 
-def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow_policy_module(tmp_path, monkeypatch)
-    app = GuiApp(ai=f"python:{tmp_path / 'gui_slow_policy.py'}:cheat")
-    click_square(app, "D3")
+def messages_until_over(app: GuiApp) -> list[str]:
+    """Run the window until the game is over; every message it showed, in order."""
     seen: list[str] = []
 
     def over_noting_messages() -> bool:
@@ -168,6 +166,14 @@ def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch:
         return app.flow.over
 
     run_until(app, over_noting_messages)
+    return seen
+
+
+def test_three_illegal_ai_moves_lose_each_one_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow_policy_module(tmp_path, monkeypatch)
+    app = GuiApp(ai=f"python:{tmp_path / 'gui_slow_policy.py'}:cheat")
+    click_square(app, "D3")
+    seen = messages_until_over(app)
     assert "White tried A1: not a legal move, 2 tries left." in seen
     assert "White tried A1: not a legal move, 1 try left." in seen
     assert seen[-1] == "White tried A1: not a legal move. 3 illegal moves: white loses."
@@ -185,14 +191,7 @@ def test_a_course_player_answering_lowercase_gets_illegal_tries_not_an_error(tmp
     )
     app = GuiApp(ai=f"classic:{player}:AIPlayer")
     click_square(app, "D3")
-    seen: list[str] = []
-
-    def over_noting_messages() -> bool:
-        if app.message not in seen:
-            seen.append(app.message)
-        return app.flow.over
-
-    run_until(app, over_noting_messages)
+    seen = messages_until_over(app)
     assert "White tried 'e3': squares are written 'E3' (capitals), 2 tries left." in seen
     assert app.flow.result is not None and (app.flow.result.reason, app.flow.result.loser) == ("illegal", "white")
 
