@@ -198,11 +198,13 @@ def run_arena(args: argparse.Namespace) -> int:
         smoothing=0.05,
         position=0,
     )
+    # The standings line moves the cursor between the two lines: a terminal's
+    # business, not a log file's, so without a terminal the bar goes alone.
     standings = tqdm(
         total=0,
         bar_format="{desc}",
         dynamic_ncols=True,
-        disable=args.no_progress,
+        disable=args.no_progress or not sys.stderr.isatty(),
         file=sys.stderr,
         position=1,
     )

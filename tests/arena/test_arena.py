@@ -531,3 +531,13 @@ def test_results_data_outcomes_feed_the_ratings() -> None:
     game = {"game_id": "x", "black": "a", "white": "b", "black_score": 0.5, "disc_difference": 0}
     table = ratings_from_records(ResultsData(None, [game]), anchor="a")
     assert table.by_name("b").draws == 1
+
+
+def test_progress_into_a_file_has_no_cursor_moves(tmp_path: Path) -> None:
+    # stderr a pipe, as when it goes to a log: the bar is there, the standings line
+    # that moves the cursor between two lines is not.
+    out = tmp_path / "r.jsonl"
+    args = [sys.executable, "-m", "agents", "arena", "random", "greedy", "--games", "2", "--out", str(out)]
+    done = subprocess.run(args, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert b"2/2" in done.stderr and b"\x1b[" not in done.stderr
