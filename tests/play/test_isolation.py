@@ -7,12 +7,13 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from agents.base import MoveTimeout
+from agents.base import MoveTimeout, stop_agent
 from agents.play.isolation import IsolatedPlayer, PlayerStartError, build_player
 from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
@@ -215,6 +216,33 @@ def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> 
         assert player.act_timed(observe(GameState.initial(), 0), 5.0) == 19
     finally:
         player.close()
+
+
+def test_a_stop_ends_the_move_under_way_and_its_process(tmp_path: Path) -> None:
+    hog = IsolatedPlayer(f"python:{write(tmp_path, 'hog.py', HOG)}:make", 0, timeout=None)
+    try:
+        hog.wait_ready()
+        pid = hog.pid
+        stop_agent(hog)  # no move under way: nothing happens
+        assert pid is not None and hog.alive
+        errors: list[BaseException] = []
+
+        def move() -> None:
+            try:
+                hog.act(observe(GameState.initial(), 0))
+            except PlayerStartError as e:
+                errors.append(e)
+
+        thinking = threading.Thread(target=move, daemon=True)
+        thinking.start()
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        stop_agent(hog)
+        thinking.join(2.0)
+        assert not thinking.is_alive() and time.monotonic() - t0 < 1.0
+        assert len(errors) == 1 and gone(pid)
+    finally:
+        hog.close()
 
 
 @pytest.mark.parametrize(
