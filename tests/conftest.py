@@ -58,11 +58,19 @@ def assert_plays_full_legal_games(player: Agent, games: int = 4, opponents: Sequ
         assert result.final_state().is_terminal()
 
 
-def stop_after(agent: Agent, state: GameState, seconds: float) -> tuple[int, float]:
+def stop_after(agent: Agent, state: GameState, seconds: float) -> tuple[object, float]:
     """``agent.act`` on a thread of its own, stopped after ``seconds``: its move
-    and the seconds from the stop to its end (the thread must end within 2 s)."""
-    moves: list[int] = []
-    thread = threading.Thread(target=lambda: moves.append(agent.act(observe(state, state.player))), daemon=True)
+    (or the exception it raised) and the seconds from the stop to its end (the
+    thread must end within 2 s)."""
+    moves: list[object] = []
+
+    def move() -> None:
+        try:
+            moves.append(agent.act(observe(state, state.player)))
+        except Exception as e:
+            moves.append(e)
+
+    thread = threading.Thread(target=move, daemon=True)
     thread.start()
     time.sleep(seconds)
     stopped = time.perf_counter()

@@ -7,11 +7,11 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from conftest import stop_after
 
 from agents.base import MoveTimeout, stop_agent
 from agents.play.isolation import IsolatedPlayer, PlayerStartError, build_player
@@ -225,22 +225,8 @@ def test_a_stop_ends_the_move_under_way_and_its_process(tmp_path: Path) -> None:
         pid = hog.pid
         stop_agent(hog)  # no move under way: nothing happens
         assert pid is not None and hog.alive
-        errors: list[BaseException] = []
-
-        def move() -> None:
-            try:
-                hog.act(observe(GameState.initial(), 0))
-            except PlayerStartError as e:
-                errors.append(e)
-
-        thinking = threading.Thread(target=move, daemon=True)
-        thinking.start()
-        time.sleep(0.3)
-        t0 = time.monotonic()
-        stop_agent(hog)
-        thinking.join(2.0)
-        assert not thinking.is_alive() and time.monotonic() - t0 < 1.0
-        assert len(errors) == 1 and gone(pid)
+        error, seconds = stop_after(hog, GameState.initial(), 0.3)
+        assert isinstance(error, PlayerStartError) and seconds < 1.0 and gone(pid)
     finally:
         hog.close()
 
