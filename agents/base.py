@@ -21,7 +21,10 @@ from reversi_env.state import BLACK, GameState
 class Agent(Protocol):
     """A player. ``act`` is called only for the agent to move, with its own
     copy of the PettingZoo observation (own/opponent planes and the mask), and
-    returns an action 0-64. An optional ``reset()`` is called at a new game."""
+    returns an action 0-64. An optional ``reset()`` is called at a new game, and
+    an optional ``stop()`` (from another thread) ends the search under way as soon
+    as possible: its ``act`` returns a legal move or raises, and the caller drops
+    it (``stop_agent``)."""
 
     name: str
 
@@ -116,3 +119,13 @@ def close_agent(agent: object) -> None:
     if callable(close):
         with contextlib.suppress(Exception):
             close()
+
+
+def stop_agent(agent: object) -> None:
+    """Call ``agent.stop()`` if it has one: the search ``act`` runs on another
+    thread ends soon, its answer to be ignored (a stop when none runs does
+    nothing). A stop that fails is ignored, as the answer is dropped anyway."""
+    stop = getattr(agent, "stop", None)
+    if callable(stop):
+        with contextlib.suppress(Exception):
+            stop()

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -16,8 +17,10 @@ import numpy as np
 import pytest
 
 from agents import Agent, play_game
+from agents.base import stop_agent
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
+from reversi_env.observation import observe
 
 # pygame (render and GUI tests) must never try to open a real display or audio device.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -53,6 +56,28 @@ def assert_plays_full_legal_games(player: Agent, games: int = 4, opponents: Sequ
         result = play_game(black, white, time_limit=None, max_illegal=1)
         assert result.reason == "end", result.summary() + "\n" + result.details
         assert result.final_state().is_terminal()
+
+
+def stop_after(agent: Agent, state: GameState, seconds: float) -> tuple[object, float]:
+    """``agent.act`` on a thread of its own, stopped after ``seconds``: its move
+    (or the exception it raised) and the seconds from the stop to its end (the
+    thread must end within 2 s)."""
+    moves: list[object] = []
+
+    def move() -> None:
+        try:
+            moves.append(agent.act(observe(state, state.player)))
+        except Exception as e:
+            moves.append(e)
+
+    thread = threading.Thread(target=move, daemon=True)
+    thread.start()
+    time.sleep(seconds)
+    stopped = time.perf_counter()
+    stop_agent(agent)
+    thread.join(2.0)
+    assert not thread.is_alive(), "the stopped search went on"
+    return moves[0], time.perf_counter() - stopped
 
 
 @pytest.fixture

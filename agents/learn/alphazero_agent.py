@@ -18,6 +18,7 @@ import torch
 from agents.base import state_to_move
 from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, load_network
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
+from agents.search.timecontrol import StopSignal
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 
@@ -73,9 +74,15 @@ class AlphaZeroAgent:
         self.rng = np.random.default_rng(seed)
         label = f"time={time_limit}" if time_limit is not None else f"sims={simulations}"
         self.name = f"alphazero:{label}"
+        self._stop = StopSignal()
+
+    def stop(self) -> None:
+        """End the search running on another thread after its current batch: it plays the best move so far."""
+        self._stop.stop()
 
     def act(self, observation: Observation) -> int:
         """The chosen action for the player to move."""
+        self._stop.begin()
         state = state_to_move(observation)
         legal = state.legal_actions()
         if legal == [PASS] or len(legal) == 1:
@@ -92,5 +99,5 @@ class AlphaZeroAgent:
             budget = max(1, int(self.time_limit * _SIMS_PER_SECOND_CAP))
         config = PUCTConfig(simulations=budget, batch_size=self.batch_size, gumbel=self.gumbel)
         tree = PUCTTree(mover, opponent, config, self.rng)
-        calls = run_searches([tree], self.evaluator, deadline)
+        calls = run_searches([tree], self.evaluator, deadline, self._stop)
         return tree.result(calls).action

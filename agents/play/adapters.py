@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, QuitGame, RejectedAnswer, TamperedBoard
+from agents.base import Agent, QuitGame, RejectedAnswer, TamperedBoard, stop_agent
 from agents.play.course.board import Board
 from agents.play.course.game import plain_answer, refusal, shown_answer
 from reversi_env.notation import PASS, to_action
@@ -35,7 +35,7 @@ class NamedAgent:
     """An object with ``act`` but no ``name``: the same player, named after its class."""
 
     def __init__(self, agent: Any, name: str) -> None:
-        """Wrap ``agent``; ``reset`` is passed through."""
+        """Wrap ``agent``; ``reset`` and ``stop`` are passed through."""
         self.agent = agent
         self.name = name
 
@@ -48,6 +48,10 @@ class NamedAgent:
         reset = getattr(self.agent, "reset", None)
         if callable(reset):
             reset()
+
+    def stop(self) -> None:
+        """The wrapped agent's ``stop``, if it has one (``agents.base.stop_agent``)."""
+        stop_agent(self.agent)
 
 
 class ClassicAgent:

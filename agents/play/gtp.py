@@ -229,6 +229,8 @@ class GTPEngine:
         self._synced = 0
         self._game_restarts = 0
         self._closed = False
+        self._moving = False
+        self._stopped = False
         self._start()
 
     # -- the engine's life -----------------------------------------------------
@@ -251,6 +253,14 @@ class GTPEngine:
         connection, self._connection = self._connection, None
         if connection is not None:
             connection.quit()
+
+    def stop(self) -> None:
+        """End the move under way (from another thread): the engine's process is
+        stopped, as on a timeout, and ``act`` raises EngineError; the next move
+        starts a fresh engine (not counted as a restart). With no move under way, nothing."""
+        if self._moving:
+            self._stopped = True
+            self._kill()
 
     def __enter__(self) -> GTPEngine:
         return self
@@ -333,6 +343,8 @@ class GTPEngine:
 
     def _genmove(self, colour: Player) -> str:
         """Sync and ask for a move, restarting a crashed engine within the budget."""
+        if self._connection is None and not self._closed:
+            self._start()  # stopped at the last move (``stop``)
         while True:
             try:
                 if not self.alive:
@@ -344,6 +356,9 @@ class GTPEngine:
                 if self._closed:
                     # close() from another thread (a move that timed out in play_game).
                     raise EngineError(f"engine {self.name!r} was closed") from e
+                if self._stopped:
+                    self._stopped = False
+                    raise EngineError(f"engine {self.name!r} was stopped") from e
                 if self._game_restarts >= self.max_restarts:
                     raise EngineError(f"{e}; restarted {self._game_restarts} time(s) this game") from e
                 self._game_restarts += 1
@@ -372,12 +387,15 @@ class GTPEngine:
             # A forced pass needs no engine; it is told with the next moves.
             self._tracker.play(state, PASS)
             return PASS
+        self._stopped, self._moving = False, True
         try:
             action = parse_genmove(self._genmove(colour), state, self.name)
         except EngineError:
             self._tracker.lose_track()
             self._synced = -1
             raise
+        finally:
+            self._moving = False
         self._tracker.play(state, action)
         self._synced += 1
         return action

@@ -188,6 +188,7 @@ class IsolatedPlayer:
         self._recv_fd = -1
         self._buffer = b""
         self._ready = False
+        self._moving = False
         self._start()
 
     # -- the child process ---------------------------------------------------------
@@ -227,6 +228,13 @@ class IsolatedPlayer:
     def close(self) -> None:
         """End the child process (safe to call twice)."""
         self._stop()
+
+    def stop(self) -> None:
+        """End the move under way (from another thread) as its timeout does: the
+        child is stopped, ``act`` raises PlayerStartError and ``reset`` starts a
+        fresh child. With no move under way, nothing."""
+        if self._moving:
+            processes.stop(self._proc)
 
     def __del__(self) -> None:
         if getattr(self, "_proc", None) is not None:
@@ -326,7 +334,11 @@ class IsolatedPlayer:
         mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)
         self._send({"act": [planes.tobytes().hex(), mask.tobytes().hex()]})
         # The answer as the player gave it (an int, a name, None...): play_game checks it.
-        answer: int = self._verdict(self._receive(deadline, "to move"))
+        self._moving = True
+        try:
+            answer: int = self._verdict(self._receive(deadline, "to move"))
+        finally:
+            self._moving = False
         return answer
 
     def _verdict(self, message: dict[str, Any]) -> Any:

@@ -9,9 +9,10 @@
   timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
   players, GTP engines, the terminal human) keeps the clock itself and is
   stopped when late: its process is killed. Any other player runs in a daemon
-  worker thread, abandoned on a timeout, so a player that hangs still loses and
+  worker thread, abandoned on a timeout (and its search stopped if it has a
+  ``stop()``, as our own agents do), so a player that hangs still loses and
   ``play_game`` returns within ``time_limit`` plus a moment (but an abandoned
-  thread may keep a core busy: see docs/matches.md);
+  thread without a stop may keep a core busy: see docs/matches.md);
 - ``max_illegal`` illegal or malformed moves at one turn lose ("illegal"); the
   player is asked again after each of the earlier ones, and each rejected try
   is reported to ``on_reject`` as it happens and kept in ``details``. An ``act``
@@ -45,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent
+from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent, stop_agent
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.adapters import adapt
@@ -491,7 +492,10 @@ def _play(
         if thread is None:
             out = _run(fn, args)
             return _Outcome("timeout", seconds=out.seconds) if isinstance(out.error, MoveTimeout) else out
-        return thread.call(fn, args, limit)
+        out = thread.call(fn, args, limit)
+        if out.kind == "timeout":
+            stop_agent(players[color])  # the late search ends rather than run on in the abandoned thread
+        return out
 
     try:
         for color, agent in enumerate(players):
@@ -566,6 +570,9 @@ def _play(
                 on_move(MoveRecord(len(moves) - 1, mover, action, seconds, forced), state)
         return finish("end")
     except KeyboardInterrupt as e:
+        for color in (0, 1):
+            if threads[color] is not None:
+                stop_agent(players[color])  # a search under way in its thread
         if isinstance(e, MatchInterrupted):
             raise
         raise MatchInterrupted(finish("interrupted", None, "interrupted (Ctrl-C)")) from e

@@ -34,8 +34,9 @@ set, by the node budget ``stats[LIMIT]`` or by another thread (the clock).
 from __future__ import annotations
 
 import threading
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from numba import njit, types
@@ -44,7 +45,7 @@ from numba.types import boolean, float32, int64, uint64
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.lastmoves import NODES, SCORE_MAX, SHALLOW_EMPTIES, final_score, odd_regions, solve_shallow
 from agents.search.lastmoves import stable_discs as _stable_discs
-from agents.search.timecontrol import StopClock, budget
+from agents.search.timecontrol import StopClock, StopSignal, budget
 from agents.search.tt import NO_MOVE, clear_busy, is_busy, mark_busy, prefetch, probe, store
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 
@@ -494,6 +495,12 @@ def new_stats(
     return stats
 
 
+def stoppable(stats: np.ndarray, stop: StopSignal | None) -> AbstractContextManager[None]:
+    """While the block runs, ``stop`` (an agent's ``StopSignal``, if any) sets
+    ``stats[STOP]``: the search of ``stats`` unwinds, as when its clock runs out."""
+    return nullcontext() if stop is None else stop.on_stop(partial(stats.__setitem__, STOP, 1))
+
+
 def new_scratch() -> np.ndarray:
     """The move-ordering scratch of one search thread."""
     return np.zeros((65, 3 * _BUF_KEYS), dtype=np.int64)
@@ -598,6 +605,7 @@ def iterative_deepening(
     exact_jump: int = EXACT_JUMP,
     wld_empties: int | None = WLD_EMPTIES,
     wof: bool = False,
+    stop: StopSignal | None = None,
 ) -> tuple[RootScores, int]:
     """Search the root ``actions`` one ply deeper at a time (each depth tries
     the last one's best moves first) until ``max_depth``, the end of the game
@@ -630,7 +638,8 @@ def iterative_deepening(
     finished exact depth if it found a draw and finished (no move scores more),
     else as an unfinished one. ``wof``: a game that ends in the search scores
     its empty squares for the winner (``endgame.Solver``'s "wof" scoring), else
-    the discs as they stand."""
+    the discs as they stand. ``stop`` (an agent's ``StopSignal``) ends the
+    search from another thread, as the clock does."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     last = min(max_depth, n_empty)
     stats = new_stats(DISC, wof=wof, node_limit=node_limit, selectivity=selectivity, shared=threads > 1)
@@ -642,7 +651,7 @@ def iterative_deepening(
     order = list(actions)
     result = RootScores(dict.fromkeys(actions, 0), 0, False)
     clock = StopClock(stats, STOP, budget(time_limit)) if time_limit is not None else None
-    with clock if clock is not None else nullcontext():
+    with clock if clock is not None else nullcontext(), stoppable(stats, stop):
         for depth in depths:
             if clock is not None and exact_all and depth > 1 and not clock.may_deepen():
                 break
@@ -678,6 +687,7 @@ def search_depth(
     *,
     threads: int = 1,
     selectivity: float = 0.0,
+    stop: StopSignal | None = None,
 ) -> tuple[RootScores, int]:
     """Score the root ``actions`` ``depth`` plies deep (the empty squares or
     more: exactly), a fixed-depth search; returns its scores and the nodes
@@ -688,16 +698,18 @@ def search_depth(
     ``threads`` > 1: helper threads search beside it, sharing the table and
     the moves (ABDADA, as ``iterative_deepening``'s), so the depth finishes
     sooner; the best score is the same at full width, the move among equal
-    ones may not be. One thread is fully deterministic."""
+    ones may not be. One thread is fully deterministic. ``stop`` ends it early
+    (the moves searched so far keep their scores)."""
     if depth < 64 - (int(p) | int(o)).bit_count():
         return iterative_deepening(
-            p, o, actions, table, evaluation, max_depth=depth, threads=threads, selectivity=selectivity
+            p, o, actions, table, evaluation, max_depth=depth, threads=threads, selectivity=selectivity, stop=stop
         )
     stats = new_stats(DISC, selectivity=selectivity, shared=threads > 1)
     helpers = [_Helper(p, o, table, evaluation, k, selectivity) for k in range(1, threads)]
     for helper in helpers:
         helper.start(list(actions), [depth])
-    root = search_root(p, o, depth, actions, table, stats, evaluation)
+    with stoppable(stats, stop):
+        root = search_root(p, o, depth, actions, table, stats, evaluation)
     for helper in helpers:
         helper.stop()
     return root, int(stats[NODES]) + sum(h.nodes for h in helpers)
@@ -712,17 +724,19 @@ def prove_outcome(
     time_limit: float,
     *,
     threads: int = 1,
+    stop: StopSignal | None = None,
 ) -> tuple[RootScores | None, int]:
     """The root's outcome, proven within ``time_limit`` seconds: midgame depths
     1 to ``PROOF_MIDGAME_DEPTH`` order the moves, then the end of the game,
     win/loss/draw first and then the exact score (``iterative_deepening``).
     Returns the root's scores if it proved a win, or a draw and that no move
     wins, or finished the exact score (``completed`` then); else None (nothing
-    proven, or every move loses and which loses least is not known). And the nodes searched."""
+    proven, or every move loses and which loses least is not known). And the nodes searched.
+    ``stop`` ends it early (then nothing is proven)."""
     n_empty = 64 - (int(p) | int(o)).bit_count()
     root, nodes = iterative_deepening(
         p, o, actions, table, evaluation, time_limit=time_limit, threads=threads,
-        exact_jump=max(n_empty - PROOF_MIDGAME_DEPTH - 1, 0), wld_empties=0,
+        exact_jump=max(n_empty - PROOF_MIDGAME_DEPTH - 1, 0), wld_empties=0, stop=stop,
     )  # fmt: skip
     if root.depth < n_empty:
         return None, nodes

@@ -36,11 +36,12 @@ from agents.search.alphabeta import (
     root_window,
     score_moves,
     search_root,
+    stoppable,
 )
 from agents.search.evaluation import DISC, HAND_EVALUATION, Evaluation
 from agents.search.lastmoves import SCORE_MAX, final_score
 from agents.search.patterns import pattern_evaluation
-from agents.search.timecontrol import StopClock
+from agents.search.timecontrol import StopClock, StopSignal
 from agents.search.tt import clear_table, new_table, probe
 from reversi_env.bitboard import U0, U1, legal_moves, lowest_square
 from reversi_env.notation import PASS
@@ -254,17 +255,24 @@ def solve_position(
 
 
 def solve_root(
-    p: np.uint64, o: np.uint64, scores: np.ndarray, exact: np.ndarray, *, time_limit: float | None = None
+    p: np.uint64,
+    o: np.uint64,
+    scores: np.ndarray,
+    exact: np.ndarray,
+    *,
+    time_limit: float | None = None,
+    stop: StopSignal | None = None,
 ) -> int:
     """Score every legal move at the root (disc differences, count scoring):
     ``scores[a]`` is exact where ``exact[a]`` is set (the best move and every
     move tied with it), else an upper bound below the best. Returns the nodes
-    visited, or -1 if ``time_limit`` seconds (None: no limit) ran out first.
+    visited, or -1 if ``time_limit`` seconds (None: no limit) ran out first
+    or ``stop`` (an agent's ``StopSignal``) ended it.
     Unchecked: the mover must have a placement. (The searches run without the GIL.)"""
     table = new_table(1 << 16)
     stats = new_stats(1)
     actions = [a for a in range(64) if (int(legal_moves(p, o)) >> a) & 1]
-    with StopClock(stats, STOP, time_limit) if time_limit is not None else nullcontext():
+    with StopClock(stats, STOP, time_limit) if time_limit is not None else nullcontext(), stoppable(stats, stop):
         root = search_root(p, o, EXACT_DEPTH, actions, table, stats, HAND_EVALUATION)
     scores[:] = -SCORE_MAX - 1
     exact[:] = False

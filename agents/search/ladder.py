@@ -30,7 +30,7 @@ from agents.search.alphabeta import (
 )
 from agents.search.evaluation import HAND_EVALUATION, Evaluation, weight_sum
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
-from agents.search.timecontrol import GameClock
+from agents.search.timecontrol import GameClock, StopSignal
 from agents.search.tt import clear_table, new_table
 from reversi_env.bitboard import U1, flips
 from reversi_env.notation import PASS
@@ -210,6 +210,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
         self.last_nodes = 0
         """The nodes the last move's search visited."""
         self._table: np.ndarray | None = None
+        self._stop = StopSignal()
 
     @property
     def timed(self) -> bool:
@@ -221,7 +222,13 @@ class AlphaBetaAgent(_TieBreakingAgent):
         if self.clock is not None:
             self.clock.reset()
 
+    def stop(self) -> None:
+        """End the search running on another thread as soon as possible: its
+        ``act`` returns the best move of the depths it finished (any legal move if none)."""
+        self._stop.stop()
+
     def _scores(self, state: GameState, actions: list[int]) -> list[int]:
+        self._stop.begin()
         p, o = state.kernel_boards()
         if self.timed:
             start = time.perf_counter()
@@ -244,6 +251,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
             self.evaluation,
             threads=self.threads,
             selectivity=self.selectivity,
+            stop=self._stop,
         )
         return [root.scores.get(a, -int(INF)) for a in actions]
 
@@ -257,7 +265,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
         if state.num_empty() <= self.endgame_proof:
             seconds = PROOF_SHARE * limit
             proven, proof_nodes = prove_outcome(
-                p, o, actions, self._table, self.evaluation, seconds, threads=self.threads
+                p, o, actions, self._table, self.evaluation, seconds, threads=self.threads, stop=self._stop
             )
         if proven is not None:
             root, self.last_nodes = proven, proof_nodes
@@ -272,6 +280,7 @@ class AlphaBetaAgent(_TieBreakingAgent):
                 time_limit=left,
                 threads=self.threads,
                 selectivity=self.selectivity,
+                stop=self._stop,
             )
             self.last_nodes = proof_nodes + nodes
         depth = root.finished_depth

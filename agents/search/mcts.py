@@ -99,7 +99,7 @@ from agents.search.mcts_tree import (
     status_value,
 )
 from agents.search.patterns import mcts_value, pattern_evaluation
-from agents.search.timecontrol import GameClock
+from agents.search.timecontrol import GameClock, StopSignal
 from agents.search.tt import new_table
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
@@ -364,16 +364,23 @@ def _share_of_time_left(share: float, deadline: float) -> float:
 
 
 def _solve_exact(
-    p: np.uint64, o: np.uint64, actions: tuple[int, ...], start: float, deadline: float | None, rng: np.ndarray
+    p: np.uint64,
+    o: np.uint64,
+    actions: tuple[int, ...],
+    start: float,
+    deadline: float | None,
+    rng: np.ndarray,
+    stop: StopSignal,
 ) -> SearchResult | None:
-    """The root solved exactly (ties broken with ``rng``), or None if the clock allows no full solve."""
+    """The root solved exactly (ties broken with ``rng``), or None if the clock allows no full solve
+    or ``stop`` ended it."""
     if actions == (PASS,):
         return None
     # At most half the time left, so a solve too big to finish leaves MCTS the rest.
     seconds = None if deadline is None else _share_of_time_left(0.5, deadline)
     scores = np.empty(64, dtype=np.int64)
     exact = np.zeros(64, dtype=np.bool_)
-    nodes = int(solve_root(p, o, scores, exact, time_limit=seconds))
+    nodes = int(solve_root(p, o, scores, exact, time_limit=seconds, stop=stop))
     if nodes < 0:
         return None
     best = [a for a in actions if exact[a]]
@@ -389,13 +396,14 @@ def _prove_outcome(
     table: np.ndarray,
     threads: int,
     rng: np.ndarray,
+    stop: StopSignal,
 ) -> SearchResult | None:
     """The root's outcome (two moves or more) proven by the alpha-beta engine's
     endgame (``alphabeta.prove_outcome``) in ``PROOF_SHARE`` of the time left: a best
     move (ties broken with ``rng``) when it proved a win, or the root a draw, or
-    finished the exact score; None otherwise."""
+    finished the exact score; None otherwise (or when ``stop`` ended it first)."""
     seconds = _share_of_time_left(PROOF_SHARE, deadline)
-    root, nodes = prove_outcome(p, o, list(actions), table, pattern_evaluation(), seconds, threads=threads)
+    root, nodes = prove_outcome(p, o, list(actions), table, pattern_evaluation(), seconds, threads=threads, stop=stop)
     if root is None:
         return None
     top = max(root.scores.values())
@@ -411,13 +419,15 @@ class _EvaluatorSearch:
         self.c, self.solver = np.float64(c), solver
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
 
-    def run(self, budget: int, deadline: float | None) -> int:
-        """Up to ``budget`` simulations before ``deadline``; returns those done."""
+    def run(self, budget: int, deadline: float | None, stop: StopSignal) -> int:
+        """Up to ``budget`` simulations before ``deadline`` or ``stop``; returns those done."""
         nodes, root, path = self.tree.nodes, np.int64(self.tree.root), self.path
         puct = self._evaluate(int(root), 0, use_prior=True)[1]
         done = 0
         while done < budget:
             if nodes[root]["status"] != UNKNOWN or (deadline is not None and time.perf_counter() >= deadline):
+                break
+            if stop.stopped:
                 break
             d = int(descend(nodes, root, self.c, puct, np.float64(0.0), False, np.float64(0.0), path))
             leaf = int(path[d])
@@ -610,6 +620,7 @@ class MCTSAgent:
         """Simulations a second (all threads, wall clock) of the last tree search: a timed pool's size."""
         self.last_result: SearchResult | None = None
         """The SearchResult behind the last ``act`` (for logs and displays)."""
+        self._stop = StopSignal()
 
     # -- the Agent protocol ---------------------------------------------------------
 
@@ -626,6 +637,11 @@ class MCTSAgent:
         if self.clock is not None:
             self.clock.reset()
 
+    def stop(self) -> None:
+        """End the search running on another thread as soon as possible (within
+        a batch of simulations): it returns the best move found so far."""
+        self._stop.stop()
+
     @property
     def timed(self) -> bool:
         """True for a search by the clock (a time a move or a game clock), not by simulations."""
@@ -636,7 +652,8 @@ class MCTSAgent:
     def search(self, position: GameState | Observation) -> SearchResult:
         """Search from a GameState (e.g. ``env.unwrapped.state``, which is never
         modified) or from an observation of the player to move; a game clock
-        pays for the search."""
+        pays for the search. ``stop()`` from another thread ends it early."""
+        self._stop.begin()
         start = time.perf_counter()
         state = self._as_state(position)
         limit = self.time_limit if self.clock is None else self.clock.move_limit(state.num_empty())
@@ -657,14 +674,14 @@ class MCTSAgent:
         p, o = state.kernel_boards()
         empties = state.num_empty()
         if self.endgame_exact and empties <= self.endgame_exact:
-            solved = _solve_exact(p, o, actions, start, deadline, self._rng)
+            solved = _solve_exact(p, o, actions, start, deadline, self._rng, self._stop)
             if solved is not None:
                 return solved
         elif deadline is not None and empties <= self.endgame_proof:
             if self._proof_table is None:
                 self._proof_table = new_table(TIMED_TABLE_ENTRIES)
             table, threads = self._proof_table, self.threads
-            proof = _prove_outcome(p, o, actions, start, deadline, table, threads, self._rng)
+            proof = _prove_outcome(p, o, actions, start, deadline, table, threads, self._rng, self._stop)
             if proof is not None:
                 return proof
         if len(self._trees) > 1:
@@ -676,7 +693,7 @@ class MCTSAgent:
         searched = time.perf_counter()
         if self.evaluator is not None:
             evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.c, self.solver)
-            simulations = evaluator.run(budget, deadline)
+            simulations = evaluator.run(budget, deadline, self._stop)
         elif self.threads > 1:
             pools = tree.pools(self.threads)
             shared = _Budget(budget, self.threads)
@@ -687,7 +704,10 @@ class MCTSAgent:
             finally:
                 tree.gather(pools)
         else:
-            simulations = self._search_loop(tree, tree.meta, 0, _Budget(budget, 1), deadline, None)
+            left = _Budget(budget, 1)
+            [simulations] = self._run_threads(
+                lambda i, stop: self._search_loop(tree, tree.meta, i, left, deadline, stop)
+            )
         self._note_speed(simulations, searched)
         status = int(tree.nodes[tree.root]["status"])
         seconds = time.perf_counter() - start
@@ -736,7 +756,7 @@ class MCTSAgent:
         """``work(i, stop)`` for every thread ``i`` at once: 0 in this thread (so
         Ctrl-C lands here and stops the others within a batch), the others in
         helper threads, all joined before this returns or raises. Returns what
-        each returned (simulations done)."""
+        each returned (simulations done). The agent's ``stop()`` sets ``stop`` too."""
         stop = threading.Event()
         done = [0] * self.threads
         errors: list[BaseException] = []
@@ -755,7 +775,8 @@ class MCTSAgent:
         for thread in helpers:
             thread.start()
         try:
-            done[0] = work(0, stop)
+            with self._stop.on_stop(stop.set):
+                done[0] = work(0, stop)
         except BaseException:
             stop.set()
             raise

@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from agents.search.batch_evaluator import BatchEvaluator
+from agents.search.timecontrol import StopSignal
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 from reversi_env.notation import PASS
 
@@ -412,14 +413,20 @@ class PUCTTree:
         return PUCTResult(action, visits, q, policy, root_value, self.simulations, evaluations)
 
 
-def run_searches(trees: Sequence[PUCTTree], evaluator: BatchEvaluator, deadline: float | None = None) -> int:
+def run_searches(
+    trees: Sequence[PUCTTree],
+    evaluator: BatchEvaluator,
+    deadline: float | None = None,
+    stop: StopSignal | None = None,
+) -> int:
     """Search every tree to its budget (or until ``time.monotonic()`` passes
-    ``deadline``, once each root is expanded), evaluating the leaves of all trees
-    in one evaluator call a round; returns the number of evaluator calls."""
+    ``deadline`` or ``stop`` is called, once each root is expanded), evaluating
+    the leaves of all trees in one evaluator call a round; returns the number of evaluator calls."""
     calls = 0
     while True:
         active = [t for t in trees if not t.done]
-        if not active or (deadline is not None and calls and time.monotonic() > deadline):
+        ended = (deadline is not None and time.monotonic() > deadline) or (stop is not None and stop.stopped)
+        if not active or (calls and ended):
             return calls
         batches = [(t, t.gather()) for t in active]
         batches = [(t, leaves) for t, leaves in batches if len(leaves)]

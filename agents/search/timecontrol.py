@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
 from typing import TypeVar
 
@@ -99,6 +100,52 @@ class StopClock:
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self._timer.cancel()
+
+
+class StopSignal:
+    """An agent's ``stop()``: ends its search under way from another thread.
+
+    A search registers what ends it (``on_stop``: setting a stats array's stop
+    slot, an event its loops read) while it runs, and ``stop()`` calls those;
+    ``begin()`` at the start of each search forgets a stop that came while none ran."""
+
+    def __init__(self) -> None:
+        """No search stopped yet."""
+        self._lock = threading.Lock()
+        self._stopped = False
+        self._actions: list[Callable[[], None]] = []
+
+    @property
+    def stopped(self) -> bool:
+        """True once ``stop()`` was called during the current search."""
+        return self._stopped
+
+    def begin(self) -> None:
+        """A new search: an earlier stop no longer counts."""
+        with self._lock:
+            self._stopped = False
+
+    def stop(self) -> None:
+        """End the current search as soon as possible (safe from any thread, and twice)."""
+        with self._lock:
+            self._stopped = True
+            actions = list(self._actions)
+        for action in actions:
+            action()
+
+    @contextmanager
+    def on_stop(self, action: Callable[[], None]) -> Iterator[None]:
+        """While the block runs, ``stop()`` calls ``action`` (at once if the search was stopped already)."""
+        with self._lock:
+            self._actions.append(action)
+            stopped = self._stopped
+        if stopped:
+            action()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._actions.remove(action)
 
 
 PHASE_WEIGHTS = ((14, 0.02), (18, 0.2), (28, 2.0), (40, 1.0), (64, 0.7))

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent
+from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent, stop_agent
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
@@ -118,6 +118,10 @@ class NarratedAgent:
     def reset(self) -> None:
         """The agent's ``reset``, if it has one."""
         reset_agent(self.agent)
+
+    def stop(self) -> None:
+        """The agent's ``stop``, if it has one (a move over the time limit)."""
+        stop_agent(self.agent)
 
 
 def describe_search(found: Any) -> str:

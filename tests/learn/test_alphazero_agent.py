@@ -11,13 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, stop_after
 
 from agents.learn.alphazero_agent import AlphaZeroAgent
 from agents.learn.network import SHIPPED_NETWORK, NetConfig, PolicyValueNet, load_network, save_network
 from agents.play.match import play_game
 from agents.play.specs import SpecError, make_agent
 from reversi_env import GameState
+from reversi_env.observation import observe
 
 # One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
 torch.set_num_threads(1)
@@ -81,3 +82,13 @@ def test_other_players_do_not_import_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_stop_between_moves_changes_nothing_and_a_stopped_timed_search_ends_at_once() -> None:
+    state = GameState.initial().apply("F5")
+    idle = AlphaZeroAgent(simulations=24, seed=1)
+    idle.stop()
+    observation = observe(state, state.player)
+    assert idle.act(observation) == AlphaZeroAgent(simulations=24, seed=1).act(observation)
+    move, seconds = stop_after(AlphaZeroAgent(time_limit=10.0, seed=1), state, 0.3)
+    assert move in state.legal_actions() and seconds < 1.0

@@ -21,7 +21,7 @@ from reversi_env import GameState
 from reversi_env.notation import PASS
 from reversi_env.observation import observe
 from reversi_env.state import WHITE
-from tests.conftest import random_game
+from tests.conftest import random_game, stop_after
 
 RHINO = "/usr/games/gtp-rhino"
 
@@ -91,6 +91,9 @@ FAKE = textwrap.dedent(
                 if mode == "illegal":
                     reply("A1")
                     continue
+                if mode == "hang-once" and not os.path.exists(marker):
+                    open(marker, "w").close()
+                    time.sleep(3600)
                 if mode == "hang":
                     time.sleep(3600)
                 if mode == "flood":
@@ -212,6 +215,21 @@ def test_close_ends_the_process(tmp_path: Path) -> None:
     result = play_game(engine, RandomAgent(seed=4), time_limit=20.0)
     assert result.reason == "end", result.details
     assert engine.restarts == 0
+    engine.close()
+
+
+def test_a_stopped_move_ends_the_engine_and_the_next_move_starts_a_fresh_one(tmp_path: Path) -> None:
+    engine = fake_engine(tmp_path, "hang-once", after=0)
+    pid = engine.pid
+    engine.stop()  # no move under way: nothing happens
+    assert engine.alive and engine.pid == pid
+    state = GameState.initial()
+    error, seconds = stop_after(engine, state, 0.3)
+    assert isinstance(error, EngineError) and "stopped" in str(error) and seconds < 1.0
+    assert pid is not None and not engine.alive
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert engine.act(observe(state, 0)) in state.legal_actions() and engine.restarts == 0
     engine.close()
 
 

@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import stop_after
 
-from agents.base import MoveTimeout
+from agents.base import MoveTimeout, stop_agent
 from agents.play.isolation import IsolatedPlayer, PlayerStartError, build_player
 from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
@@ -215,6 +216,19 @@ def test_a_stopped_player_comes_back_fresh_for_the_next_game(tmp_path: Path) -> 
         assert player.act_timed(observe(GameState.initial(), 0), 5.0) == 19
     finally:
         player.close()
+
+
+def test_a_stop_ends_the_move_under_way_and_its_process(tmp_path: Path) -> None:
+    hog = IsolatedPlayer(f"python:{write(tmp_path, 'hog.py', HOG)}:make", 0, timeout=None)
+    try:
+        hog.wait_ready()
+        pid = hog.pid
+        stop_agent(hog)  # no move under way: nothing happens
+        assert pid is not None and hog.alive
+        error, seconds = stop_after(hog, GameState.initial(), 0.3)
+        assert isinstance(error, PlayerStartError) and seconds < 1.0 and gone(pid)
+    finally:
+        hog.close()
 
 
 @pytest.mark.parametrize(

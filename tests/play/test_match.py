@@ -12,6 +12,8 @@ import pytest
 
 from agents.base import QuitGame
 from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
+from agents.search.ladder import AlphaBetaAgent
+from agents.ui.play_cli import NarratedAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS
 from reversi_env.observation import state_from_observation
@@ -121,6 +123,20 @@ def test_a_player_that_hangs_loses_on_time_and_the_call_returns() -> None:
         if t.name == "reversi-player-move":
             t.join(5)
     assert result.to_dict() == snapshot, "a late answer must not touch the record"
+
+
+@pytest.mark.parametrize("narrated", [False, True])
+def test_a_late_search_is_stopped_not_left_running(narrated: bool) -> None:
+    # alphabeta:20 used to search on for minutes in the abandoned thread (as under reversi play's narration).
+    before = set(threading.enumerate())
+    player = NarratedAgent(AlphaBetaAgent(20), "X", write=lambda line: None) if narrated else AlphaBetaAgent(20)
+    result = play_game(player, RandomMover(), time_limit=0.3)
+    stopped = time.monotonic()
+    assert (result.reason, result.loser) == ("timeout", "black")
+    workers = [t for t in set(threading.enumerate()) - before if t.name == "reversi-player-move"]
+    for t in workers:
+        t.join(2.0)
+    assert workers and not any(t.is_alive() for t in workers) and time.monotonic() - stopped < 1.0
 
 
 def test_a_slow_player_loses_on_time_mid_game() -> None:

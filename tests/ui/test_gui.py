@@ -6,6 +6,7 @@ import importlib
 import os
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -297,6 +298,27 @@ def test_the_real_mcts_answers_in_the_worker() -> None:
     wait_for_human(app)
     assert len(app.history) == 3 and app.state.player == 0
     assert app.history[-1].total_time[1] > 0
+
+
+def ai_threads() -> list[threading.Thread]:
+    """The window's search threads still running."""
+    return [thread for thread in threading.enumerate() if thread.name == "reversi-gui-ai"]
+
+
+@pytest.mark.parametrize("leave", ["new_game", "undo"])
+def test_a_search_the_window_abandons_is_stopped(leave: str) -> None:
+    # Five quick new games at mcts:time=10 used to leave five searches running at once (466 MB).
+    app = GuiApp(ai="mcts:time=10", time_limit=None)
+    click_square(app, "F5")
+    app.update()
+    assert app.thinking
+    time.sleep(0.3)
+    getattr(app.control, leave)()
+    stopped = time.perf_counter()
+    for thread in ai_threads():
+        thread.join(2.0)
+    assert ai_threads() == [] and time.perf_counter() - stopped < 1.0
+    assert not app.thinking and app.state.player == app.human
 
 
 def live_children() -> set[str]:

@@ -4,8 +4,9 @@ Each search gets a freshly built agent (closed afterwards, so an external
 engine's process ends), built as ``reversi play`` builds it: under a time limit a
 ``python:`` or ``classic:`` player runs in a process of its own and is killed
 when its time is up (``agents.play.isolation``) and the generation it belongs to; the window bumps the
-generation at a new game, an undo or a change of players, so an answer that
-arrives late is dropped and an abandoned search touches nothing.
+generation at a new game, an undo or a change of players (``forget``), so an answer that
+arrives late is dropped and an abandoned search touches nothing; ``forget`` also
+stops that search (``agents.base.stop_agent``), so it does not go on to its time limit.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from agents.base import RejectedAnswer, TamperedBoard
+from agents.base import RejectedAnswer, TamperedBoard, close_agent, stop_agent
 from agents.play.isolation import PlayerError, build_player
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
@@ -44,6 +45,8 @@ class AIWorker:
         self.generation = 0
         self.started: float | None = None
         self._answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
+        self._searching: dict[int, object] = {}
+        """The agent searching for each generation under way (stopped by ``forget``)."""
 
     @property
     def busy(self) -> bool:
@@ -51,9 +54,11 @@ class AIWorker:
         return self.started is not None
 
     def forget(self) -> None:
-        """Drop any search under way: its answer will be ignored."""
+        """Drop any search under way: it is stopped and its answer will be ignored."""
+        old = self.generation
         self.generation += 1
         self.started = None
+        stop_agent(self._searching.pop(old, None))
 
     def start(
         self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: float | None = None
@@ -61,7 +66,7 @@ class AIWorker:
         """Search ``state`` for ``color`` with a fresh player built from ``spec``,
         stopped after ``time_limit`` seconds if it keeps its own clock."""
         self.started = time.perf_counter()
-        generation, answers = self.generation, self._answers
+        generation, answers, searching = self.generation, self._answers, self._searching
         observation = observe(state, color)
 
         def search() -> None:
@@ -69,6 +74,9 @@ class AIWorker:
             agent = None
             try:
                 agent = build_player(spec, color, seed=seed, time_limit=time_limit)
+                searching[generation] = agent
+                if generation != self.generation:
+                    return  # forgotten while the player was being built
                 act_timed = getattr(agent, "act_timed", None)
                 action = act_timed(observation, time_limit) if callable(act_timed) else agent.act(observation)
             except RejectedAnswer as e:  # an answer its adapter refused ("d3" from a course player): one try
@@ -81,9 +89,8 @@ class AIWorker:
             else:
                 answers.put(Answer(generation, color, action, time.perf_counter() - t0))
             finally:
-                close = getattr(agent, "close", None)  # an external engine ends its process
-                if callable(close):
-                    close()
+                searching.pop(generation, None)
+                close_agent(agent)  # an external engine ends its process
 
         threading.Thread(target=search, name="reversi-gui-ai", daemon=True).start()
 
