@@ -10,7 +10,12 @@ names, result):
 - GGF, the Generic Game Format of GGS (the Generic Game Server) that NBoard
   and most engines read: ``(;GM[Othello]PB[..]PW[..]RE[+18.000]BO[8 rows *]
   B[f5//1.20]W[d6//0.50]...;)`` with ``*`` black, ``O`` white, ``-`` empty in
-  ``BO``, "move/eval/time" in each move and ``PA`` for a pass.
+  ``BO``, "move/eval/time" in each move and ``PA`` for a pass. GGF names
+  three endings off the board (``RE[..:r]`` resigned, ``:t`` time, ``:s``
+  scored as it stands): a loss by illegal moves, an error or a changed board
+  is written ``:r`` and reads back as a resignation by the same loser (JSON
+  keeps the exact reason). A transcript keeps only the moves, not how the
+  game ended.
 
 A file is data: it is parsed, never executed. Everything read is checked
 (legal moves from the stated start, known fields, numbers where numbers
@@ -112,7 +117,7 @@ def to_ggf(result: GameResult) -> str:
     start = result.start_state()
     rows = [start.compact()[r * 8 : r * 8 + 8] for r in range(8)]
     board = " ".join(row.replace(".", "-").replace("X", "*") for row in rows)
-    flag = {"timeout": ":t", "resign": ":r", "quit": ":s"}.get(result.reason, "")
+    flag = {"timeout": ":t", "quit": ":s"}.get(result.reason, ":r" if result.loser is not None else "")
     props = [
         "GM[Othello]",
         "PC[reversi-env]",
