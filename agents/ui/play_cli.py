@@ -19,7 +19,7 @@ from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
-from agents.play.records import UNFINISHED, RecordError, load_record, parse_start, write_record
+from agents.play.records import UNFINISHED, RecordError, check_format, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError, parse_spec
 from agents.ui.options import (
     add_rule_options,
@@ -302,6 +302,8 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
         return 2
     try:
         opening = Opening.from_args(args)
+        if args.save is not None:
+            check_format(args.save, opening.origin)  # refused now, not after the game
     except RecordError as e:
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2

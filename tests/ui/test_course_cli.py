@@ -230,6 +230,22 @@ def test_play_starts_from_a_transcript_or_a_board(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "not legal" in bad.stderr
 
 
+def test_a_transcript_is_refused_before_a_game_from_another_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was written after the game, without the start: replay and --load then said "move 1 (..) is not legal".
+    save = tmp_path / "game.txt"
+    later = tmp_path / "later.json"
+    write_record(record([], [], GameState.initial().apply("F5")), later)
+    for opening in (["--start", "f5d6c3"], ["--load", str(later)]):
+        status, err = run_cli(["play", *opening, "--black", "random", "--white", "random", "--save", str(save)], capsys)
+        assert status == 2 and not save.exists()
+        assert err == (
+            f"reversi play: error: {save}: a transcript (.txt) holds moves from the standard start; "
+            "this game starts from another position: save it as .json or .ggf\n"
+        )
+
+
 def test_undo_and_resign_at_the_terminal(tmp_path: Path) -> None:
     save = tmp_path / "resigned.json"
     script = "d3\nundo\nundo\nc4\nresign\n"

@@ -149,6 +149,16 @@ def test_save_and_load_continue_the_game(tmp_path: Path) -> None:
     assert shown.flow.over and shown.dialog_shown and shown.state.is_terminal()
 
 
+def test_the_window_will_not_save_a_game_from_another_start_as_a_transcript(tmp_path: Path) -> None:
+    # The transcript left out the start, and loading it back said "move 1 (..) is not legal".
+    path = tmp_path / "game.txt"
+    app = GuiApp(ai="random", mode="humans", start=GameState.initial().apply("F5"), save_path=path)
+    click_square(app, "F6")
+    press_key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert app.message.startswith(f"Cannot save: {path}: a transcript (.txt) holds moves from the standard start")
+    assert not path.exists() and app.history[-1].moves == ("F6",)
+
+
 def test_a_corrupt_file_is_one_line_in_the_window(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"winner": "black", "black": 1')
