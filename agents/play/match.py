@@ -176,13 +176,10 @@ class GameResult:
             state = state.apply(m)
         return state
 
-    def summary(self) -> str:
-        """One line for people: the winner, the score and, unless the game was
-        played out, how it ended (an unfinished game names no winner)."""
-        who = "draw" if self.winner == "draw" else f"{self.winner} wins"
-        if self.reason == "interrupted":
-            who = "not finished"
-        line = f"{who}, {self.black}-{self.white} (black {self.black_name}, white {self.white_name})"
+    @property
+    def ending(self) -> str:
+        """How the game ended, in words ("black resigned", "white lost on time");
+        "" for a game played out."""
         how = {
             "timeout": f"{self.loser} lost on time",
             "illegal": f"{self.loser} lost by illegal moves",
@@ -192,7 +189,16 @@ class GameResult:
             "interrupted": "interrupted",
             "resign": f"{self.loser} resigned",
         }
-        return line if self.reason == "end" else f"{line}; {how[self.reason]}"
+        return "" if self.reason == "end" else how[self.reason]
+
+    def summary(self) -> str:
+        """One line for people: the winner, the score and, unless the game was
+        played out, how it ended (an unfinished game names no winner)."""
+        who = "draw" if self.winner == "draw" else f"{self.winner} wins"
+        if self.reason == "interrupted":
+            who = "not finished"
+        line = f"{who}, {self.black}-{self.white} (black {self.black_name}, white {self.white_name})"
+        return f"{line}; {self.ending}" if self.ending else line
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict for JSON, with the derived figures included for readers."""

@@ -6,11 +6,16 @@ names, result):
 - JSON: ``GameResult.to_json`` / ``from_json``, what ``--save game.json`` writes;
 - transcripts: the moves in a row, ``"f5d6c3d3c4"`` (any case, spaces
   allowed); a pass may be written ``--`` or ``pa`` or left out, since the
-  position says when one is forced;
+  position says when one is forced; the moves only, from the standard start
+  (``check_format``), not how the game ended;
 - GGF, the Generic Game Format of GGS (the Generic Game Server) that NBoard
   and most engines read: ``(;GM[Othello]PB[..]PW[..]RE[+18.000]BO[8 rows *]
   B[f5//1.20]W[d6//0.50]...;)`` with ``*`` black, ``O`` white, ``-`` empty in
-  ``BO``, "move/eval/time" in each move and ``PA`` for a pass.
+  ``BO``, "move/eval/time" in each move and ``PA`` for a pass. GGF names
+  three endings off the board (``RE[..:r]`` resigned, ``:t`` time, ``:s``
+  scored as it stands): a loss by illegal moves, an error or a changed board
+  is written ``:r`` and reads back as a resignation by the same loser (JSON
+  keeps the exact reason).
 
 A file is data: it is parsed, never executed. Everything read is checked
 (legal moves from the stated start, known fields, numbers where numbers
@@ -112,7 +117,7 @@ def to_ggf(result: GameResult) -> str:
     start = result.start_state()
     rows = [start.compact()[r * 8 : r * 8 + 8] for r in range(8)]
     board = " ".join(row.replace(".", "-").replace("X", "*") for row in rows)
-    flag = {"timeout": ":t", "resign": ":r", "quit": ":s"}.get(result.reason, "")
+    flag = {"timeout": ":t", "quit": ":s"}.get(result.reason, ":r" if result.loser is not None else "")
     props = [
         "GM[Othello]",
         "PC[reversi-env]",
@@ -308,9 +313,22 @@ def format_for(path: str | Path) -> str:
     return {".ggf": "ggf", ".txt": "transcript"}.get(suffix, "json")
 
 
+def check_format(path: str | Path, start: GameState | None) -> None:
+    """RecordError if the format ``path`` asks for cannot hold a game from
+    ``start`` (None: the standard start): a transcript's moves are read from
+    the standard start, so one from elsewhere would not read back."""
+    if format_for(path) == "transcript" and start is not None and start != GameState.initial():
+        raise RecordError(
+            f"{path}: a transcript (.txt) holds moves from the standard start; "
+            "this game starts from another position: save it as .json or .ggf"
+        )
+
+
 def write_record(result: GameResult, path: str | Path) -> None:
-    """Write ``result`` in the format its file name asks for, atomically (OSError if it cannot)."""
+    """Write ``result`` in the format its file name asks for, atomically
+    (OSError if it cannot; RecordError, before writing, if the format cannot hold it)."""
     fmt = format_for(path)
+    check_format(path, result.start_state())
     text = {
         "json": lambda: result.to_json(indent=2),
         "ggf": lambda: to_ggf(result),

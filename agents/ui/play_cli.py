@@ -19,7 +19,7 @@ from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent, stop_ag
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
-from agents.play.records import RecordError, load_record, parse_start, write_record
+from agents.play.records import UNFINISHED, RecordError, check_format, load_record, parse_start, write_record
 from agents.play.specs import SPEC_HELP, SpecError, parse_spec
 from agents.ui.options import (
     add_rule_options,
@@ -210,8 +210,10 @@ class Opening:
         """The opening --load or --start asks for; RecordError if it is bad."""
         if getattr(args, "load", None) is not None:
             record = load_record(args.load)
-            if record.final_state().is_terminal():
-                raise RecordError(f"{args.load}: the game is over; see it with: reversi replay {args.load}")
+            if record.reason != UNFINISHED or record.final_state().is_terminal():  # ended on the board or off it
+                raise RecordError(
+                    f"{args.load}: the game is over: {record.summary()}; see it with: reversi replay {args.load}"
+                )
             return cls(None if record.start is None else record.start_state(), list(record.moves), list(record.times))
         if getattr(args, "start", None) is not None:
             try:
@@ -304,6 +306,8 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
         return 2
     try:
         opening = Opening.from_args(args)
+        if args.save is not None:
+            check_format(args.save, opening.origin)  # refused now, not after the game
     except RecordError as e:
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2

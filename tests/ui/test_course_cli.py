@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -12,8 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import TEST_DATA, run_cli
 
-from agents.play.match import GameResult, play_game
-from agents.play.records import from_ggf, load_record, write_record
+from agents.play.match import LOSING_REASONS, GameResult, play_game
+from agents.play.records import UNFINISHED, from_ggf, load_record, record, write_record
 from agents.ui.cli import main
 from agents.ui.course_cli import replay, replay_frames
 from reversi_env import GameState
@@ -168,7 +169,51 @@ def test_play_resumes_a_saved_game_and_saves_the_whole(tmp_path: Path) -> None:
     finished = tmp_path / "finished.json"
     finished.write_text(part.to_json())
     over = run("play", "--load", str(finished))
-    assert over.returncode == 2 and "the game is over; see it with: reversi replay" in over.stderr
+    assert over.returncode == 2 and f"the game is over: {part.summary()}; see it with: reversi replay" in over.stderr
+
+
+def cut_short(moves: int = 20) -> GameResult:
+    """The first ``moves`` plies of a random game, as a record of an unfinished game."""
+    whole = play_game("random:seed=1", "random:seed=2", time_limit=None)
+    return record(whole.moves[:moves], whole.times[:moves])
+
+
+@pytest.mark.parametrize("suffix", [".json", ".ggf"])
+def test_play_will_not_resume_a_game_that_ended_off_the_board(
+    tmp_path: Path, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It played on from the last position, as if nobody had resigned, lost on time or by illegal moves.
+    part = cut_short()
+    path = tmp_path / f"game{suffix}"
+    for reason in (*LOSING_REASONS, "quit"):
+        loser = None if reason == "quit" else "black"
+        ended = dataclasses.replace(part, reason=reason, loser=loser, winner="white" if loser else part.winner)
+        write_record(ended, path)
+        saved = load_record(path)
+        assert saved.loser == loser and saved.reason != UNFINISHED  # GGF: illegal, error and tamper as resign
+        assert main(["play", "--load", str(path), "--black", "random", "--white", "random"]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""  # no game was opened
+        assert (
+            err
+            == f"reversi play: error: {path}: the game is over: {saved.summary()}; see it with: reversi replay {path}\n"
+        )
+        assert saved.ending and saved.ending in err  # how it ended: "black resigned", "black lost on time"...
+        assert main(["replay", str(path), "--all"]) == 0
+        assert capsys.readouterr().out.rstrip().endswith(saved.summary())
+
+
+def test_a_game_cut_short_resumes_from_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Ctrl-C's record says "not finished": --load plays it on, whatever --save wrote it as.
+    part = cut_short()
+    assert part.reason == UNFINISHED
+    for suffix in (".json", ".ggf", ".txt"):
+        path, whole = tmp_path / f"unfinished{suffix}", tmp_path / f"whole{suffix}"
+        write_record(part, path)
+        args = ["play", "--load", str(path), "--black", "random", "--white", "random", "--save", str(whole)]
+        assert main([*args, "--time-limit", "off"]) == 0, capsys.readouterr().err
+        game = load_record(whole)
+        assert game.moves[:20] == part.moves and game.reason == "end"
 
 
 def test_play_starts_from_a_transcript_or_a_board(tmp_path: Path) -> None:
@@ -183,6 +228,22 @@ def test_play_starts_from_a_transcript_or_a_board(tmp_path: Path) -> None:
     assert from_ggf(save.read_text()).start_state() == GameState.initial().apply("D3")
     bad = run("play", "--start", "f5f5")
     assert bad.returncode == 2 and "not legal" in bad.stderr
+
+
+def test_a_transcript_is_refused_before_a_game_from_another_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was written after the game, without the start: replay and --load then said "move 1 (..) is not legal".
+    save = tmp_path / "game.txt"
+    later = tmp_path / "later.json"
+    write_record(record([], [], GameState.initial().apply("F5")), later)
+    for opening in (["--start", "f5d6c3"], ["--load", str(later)]):
+        status, err = run_cli(["play", *opening, "--black", "random", "--white", "random", "--save", str(save)], capsys)
+        assert status == 2 and not save.exists()
+        assert err == (
+            f"reversi play: error: {save}: a transcript (.txt) holds moves from the standard start; "
+            "this game starts from another position: save it as .json or .ggf\n"
+        )
 
 
 def test_undo_and_resign_at_the_terminal(tmp_path: Path) -> None:

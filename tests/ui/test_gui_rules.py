@@ -3,6 +3,7 @@ load, the end dialog; real pygame surfaces, and one run under a real X server (X
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import subprocess
@@ -16,10 +17,13 @@ import pytest
 from conftest import REPO_ROOT
 from gui_driver import click_square, frame_of, press_key, run_until
 
-from agents.play.records import load_record, write_record
+from agents.play.match import play_game
+from agents.play.records import load_record, record, write_record
+from agents.ui.cli import main
 from agents.ui.gui import BOARD_SIZE, WINDOW_SIZE, GuiApp
 from reversi_env import GameState, parse_square
 from reversi_env.render import BOARD_GREEN, square_rect
+from reversi_env.state import PLAYER_NAMES
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -139,12 +143,20 @@ def test_save_and_load_continue_the_game(tmp_path: Path) -> None:
         assert other.state == app.state and other.history[-1].moves == ("F5", "D6", "C3")
         assert other.message.startswith("Loaded ")
     finished = tmp_path / "over.json"
-    from agents.play.match import play_game
-
     write_record(play_game("greedy", "random:seed=2", time_limit=None), finished)
     shown = GuiApp(ai="random", save_path=finished)
     shown.load()
     assert shown.flow.over and shown.dialog_shown and shown.state.is_terminal()
+
+
+def test_the_window_will_not_save_a_game_from_another_start_as_a_transcript(tmp_path: Path) -> None:
+    # The transcript left out the start, and loading it back said "move 1 (..) is not legal".
+    path = tmp_path / "game.txt"
+    app = GuiApp(ai="random", mode="humans", start=GameState.initial().apply("F5"), save_path=path)
+    click_square(app, "F6")
+    press_key(app, pygame.K_s, pygame.KMOD_CTRL)
+    assert app.message.startswith(f"Cannot save: {path}: a transcript (.txt) holds moves from the standard start")
+    assert not path.exists() and app.history[-1].moves == ("F6",)
 
 
 def test_a_corrupt_file_is_one_line_in_the_window(tmp_path: Path) -> None:
@@ -157,6 +169,28 @@ def test_a_corrupt_file_is_one_line_in_the_window(tmp_path: Path) -> None:
     app.save_path = tmp_path / "no" / "such" / "dir.json"
     app.save()
     assert app.message.startswith("Cannot save to ")
+
+
+def test_the_window_shows_a_ggf_game_lost_off_the_board_as_over(tmp_path: Path) -> None:
+    # GGF keeps no details of how a game ended: the end dialog took their first line and raised IndexError.
+    whole = play_game("random:seed=1", "random:seed=2", time_limit=None)
+    part = record(whole.moves[:20], whole.times[:20])
+    path = tmp_path / "lost.ggf"
+    for reason, ending in (("resign", "black resigned"), ("timeout", "black lost on time")):
+        write_record(dataclasses.replace(part, reason=reason, loser="black", winner="white"), path)
+        app = GuiApp(ai="random", human=PLAYER_NAMES[1 - part.final_state().player], save_path=path)
+        app.load()
+        frame_of(app)
+        assert app.dialog_shown and app.view.result_lines() == (
+            "White wins",
+            [f"discs {part.black}-{part.white}", ending],
+        )
+        app.update()
+        assert not app.thinking and app.state == part.final_state()  # the AI, to move, does not play on
+    # reversi gui --load opens the window on that end, and closes when asked.
+    pygame.display.set_mode(WINDOW_SIZE)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    assert main(["gui", "--load", str(path), "--ai", "random"]) == 0
 
 
 XVFB_SCRIPT = """

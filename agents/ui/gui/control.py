@@ -112,6 +112,9 @@ class GameControl:
         except OSError as e:
             self.message = f"Cannot save to {self.save_path}: {e.strerror or e}"
             return
+        except RecordError as e:
+            self.message = f"Cannot save: {e}"
+            return
         self.message = f"Saved to {self.save_path}."
 
     def load(self) -> None:

@@ -52,7 +52,7 @@ class GameView:
         diff = abs(result.black - result.white)
         lines = [f"by {diff} disc{'s' if diff != 1 else ''} ({result.black}-{result.white})"]
         if result.reason != "end":
-            lines = [f"discs {result.black}-{result.white}", result.details.splitlines()[0]]
+            lines = [f"discs {result.black}-{result.white}", (result.details.splitlines() or [result.ending])[0]]
         return title, lines
 
     def status(self) -> str:
