@@ -14,7 +14,7 @@ once ``time_settings`` sets one (main time, then Canadian byo-yomi; GTP's
 that clock right; a player by depth or simulations keeps its budget.
 Vertices are this package's squares (``D3``, A1 the top-left corner) or
 ``pass``. A forced pass the client skips (as gtp-rhino does) is played for the
-side that has to pass.
+side that has to pass; once the game is over ``genmove`` answers ``pass``.
 
 A misbehaving player cannot break the session. Black's player is built at
 start-up, so a spec that cannot be built is one line before any command
@@ -273,10 +273,12 @@ class GTPServer:
 
     def _genmove(self, args: list[str]) -> str:
         colour = self._colour(args)
+        if self.state.is_terminal():
+            return "pass"  # neither side has a move: as gtp-rhino answers, and a Go-style controller expects
         before = self.state
         self._to(colour)
-        if self.state.is_terminal() or self.state.player != colour:
-            raise GTPError("it is not that colour's turn (or the game is over)")
+        if self.state.player != colour:
+            raise GTPError("it is not that colour's turn")
         if self.state.legal_actions() == [PASS]:
             self.state = self.state.apply(PASS)
             self.history.append(before)

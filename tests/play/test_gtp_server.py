@@ -85,6 +85,18 @@ def test_undo_takes_back_the_last_play_or_genmove_as_gtp_rhino_does() -> None:
     assert server.handle("clear_board") == "=\n\n" and server.handle("undo") == "? cannot undo\n\n"
 
 
+def test_genmove_after_the_end_is_a_pass_as_gtp_rhino_answers() -> None:
+    server = GTPServer("greedy")
+    rng = random.Random(1)
+    while not server.state.is_terminal():
+        move = rng.choice(server.state.legal_actions())
+        word = "pass" if move == PASS else action_name(move)
+        assert server.handle(f"play {('b', 'w')[server.state.player]} {word}") == "=\n\n"
+    final = server.state
+    assert server.handle("5 genmove b") == "=5 pass\n\n" and server.handle("genmove w") == "= pass\n\n"
+    assert server.state == final and server.handle("play b pass").startswith("? illegal move")
+
+
 def test_quit_keeps_its_id_and_ends_the_session() -> None:
     out = io.StringIO()
     GTPServer("greedy").serve(["1 name\n", "12 quit\n", "name\n"], out)
