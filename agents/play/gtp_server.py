@@ -5,7 +5,8 @@ play against any player spec.
 
 Commands: ``protocol_version``, ``name``, ``version``, ``known_command``,
 ``list_commands``, ``boardsize 8``, ``clear_board``, ``komi`` (ignored),
-``play COLOUR VERTEX``, ``genmove COLOUR``, ``final_score``, ``showboard``,
+``play COLOUR VERTEX``, ``genmove COLOUR``, ``undo`` (the last ``play`` or
+``genmove``, with the forced pass it took), ``final_score``, ``showboard``,
 ``time_settings`` / ``time_left`` and ``quit``. A timed player
 (``alphabeta:time=1``, ``mcts:clock=60``, ...) plays on the controller's clock
 once ``time_settings`` sets one (main time, then Canadian byo-yomi; GTP's
@@ -13,7 +14,7 @@ once ``time_settings`` sets one (main time, then Canadian byo-yomi; GTP's
 that clock right; a player by depth or simulations keeps its budget.
 Vertices are this package's squares (``D3``, A1 the top-left corner) or
 ``pass``. A forced pass the client skips (as gtp-rhino does) is played for the
-side that has to pass.
+side that has to pass; once the game is over ``genmove`` answers ``pass``.
 
 A misbehaving player cannot break the session. Black's player is built at
 start-up, so a spec that cannot be built is one line before any command
@@ -134,6 +135,10 @@ class GTPServer:
         self.default_time = default_time
         self.time_limit = time_limit
         self.state = GameState.initial()
+        self.history: list[GameState] = []
+        """The position before each ``play`` or ``genmove`` still on the board, for ``undo``."""
+        self.over = False
+        """True once ``quit`` is answered."""
         self.players: dict[Player, Any] = {}
         self.clocks: dict[Player, GameClock] = {}
         """Each colour's game clock, from ``time_settings`` / ``time_left`` (none: no limits)."""
@@ -148,11 +153,12 @@ class GTPServer:
             "komi": lambda a: "",
             "play": self._play,
             "genmove": self._genmove,
+            "undo": self._undo,
             "final_score": self._final_score,
             "showboard": lambda a: "\n" + str(self.state),
             "time_settings": self._time_settings,
             "time_left": self._time_left,
-            "quit": lambda a: "",
+            "quit": self._quit,
         }
 
     def _colour(self, args: list[str]) -> Player:
@@ -172,6 +178,7 @@ class GTPServer:
 
     def _clear_board(self, args: list[str]) -> str:
         self.state = GameState.initial()
+        self.history = []
         for clock in self.clocks.values():
             clock.reset()
         for colour, player in list(self.players.items()):
@@ -187,6 +194,7 @@ class GTPServer:
         colour = self._colour(args)
         if len(args) != 2:
             raise GTPError("syntax error: play COLOUR VERTEX")
+        before = self.state
         self._to(colour)
         if self.state.player != colour or self.state.is_terminal():
             raise GTPError("illegal move: it is not that colour's turn")
@@ -195,6 +203,17 @@ class GTPServer:
             self.state = self.state.apply(action)
         except ValueError as e:
             raise GTPError(f"illegal move: {str(e).splitlines()[0]}") from None
+        self.history.append(before)
+        return ""
+
+    def _undo(self, args: list[str]) -> str:
+        if not self.history:
+            raise GTPError("cannot undo")
+        self.state = self.history.pop()
+        return ""
+
+    def _quit(self, args: list[str]) -> str:
+        self.over = True
         return ""
 
     def _time_settings(self, args: list[str]) -> str:
@@ -254,11 +273,15 @@ class GTPServer:
 
     def _genmove(self, args: list[str]) -> str:
         colour = self._colour(args)
+        if self.state.is_terminal():
+            return "pass"  # neither side has a move: as gtp-rhino answers, and a Go-style controller expects
+        before = self.state
         self._to(colour)
-        if self.state.is_terminal() or self.state.player != colour:
-            raise GTPError("it is not that colour's turn (or the game is over)")
+        if self.state.player != colour:
+            raise GTPError("it is not that colour's turn")
         if self.state.legal_actions() == [PASS]:
             self.state = self.state.apply(PASS)
+            self.history.append(before)
             return "pass"
         player = self._player(colour)
         clock = self.clocks.get(colour)
@@ -275,6 +298,7 @@ class GTPServer:
             self.state = self.state.apply(action)
         except ValueError:
             raise GTPError(f"the player answered {safe_repr(answer)}, not a legal move") from None
+        self.history.append(before)
         return action_name(action)
 
     def _move_limit(self, colour: Player) -> float | None:
@@ -290,9 +314,9 @@ class GTPServer:
             return "0"
         return f"B+{black - white}" if black > white else f"W+{white - black}"
 
-    def handle(self, line: str) -> str | None:
+    def handle(self, line: str) -> str:
         """The reply to one command line (with its ``=`` / ``?`` and the blank
-        line), "" for an empty line, None after ``quit``."""
+        line), "" for an empty line; after ``quit`` (its reply keeps its id) ``over`` is True."""
         words = line.split("#", 1)[0].split()
         if not words:
             return ""
@@ -309,17 +333,14 @@ class GTPServer:
             return f"?{ident} {e}\n\n"
         except (Exception, SystemExit) as e:  # the player's own failure: an answer, not the session's end
             return f"?{ident} {player_failure(e)}\n\n"
-        reply = f"={ident} {body}".rstrip() + "\n\n"
-        return None if command == "quit" else reply
+        return f"={ident} {body}".rstrip() + "\n\n"
 
     def serve(self, lines: Iterable[str], out: TextIO = sys.stdout) -> None:
         """Answer ``lines`` until ``quit`` or their end."""
         for line in lines:
             reply = self.handle(line)
-            if reply is None:
-                out.write("=\n\n")
-                out.flush()
-                return
             if reply:
                 out.write(reply)
                 out.flush()
+            if self.over:
+                return

@@ -26,7 +26,8 @@ squares or fewer every move is solved exactly (``agents.search.endgame``) and
 its depth reads ``100%``; earlier, hints come from MCTS (the player itself if
 it is an MCTS player, else an MCTS of ``default_time`` seconds): a move's mean
 result ``v`` in [-1, 1] shows as ``64 v`` (a sure win +64, not a predicted
-margin) and its depth field carries the move's visits. Commands run one after
+margin) and its depth field carries the move's visits; a forced pass is worth
+the opponent's best reply, negated. Commands run one after
 another, so ``pong N`` always follows everything sent before ``ping N``.
 A malformed command gets one ``status`` line saying what was wrong.
 
@@ -300,8 +301,9 @@ class NBoardServer:
         actions = state.legal_actions()
         if state.num_empty() <= HINT_EXACT_EMPTIES:
             return sorted((self._exact(state, a) for a in actions), key=lambda h: (-h.score, h.action))
-        if actions == [PASS]:
-            return [Hint(PASS, 0.0, "0", (PASS,))]
+        if actions == [PASS]:  # worth the opponent's best reply, negated
+            reply = self.hints(state.apply(PASS))[0]
+            return [Hint(PASS, -reply.score, reply.depth, (PASS, *reply.pv))]
         result = self._searcher(state.player).search(state)
         searched = []
         for a, visits, value in zip(result.actions, result.visits, result.values, strict=True):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import signal
@@ -42,26 +43,64 @@ def test_the_protocol_answers_in_gtp_form() -> None:
     assert "X to move" in (server.handle("showboard") or "")
     assert server.handle("frobnicate").startswith("? unknown command")
     assert server.handle("# just a comment") == ""
-    assert server.handle("quit") is None
+    assert server.handle("quit") == "=\n\n" and server.over
+
+
+def must_pass() -> GameState:
+    """A position whose mover must pass while the other side can move, from random play."""
+    rng = random.Random(4)
+    while True:
+        state = GameState.initial()
+        while not state.is_terminal():
+            if state.legal_actions() == [PASS]:
+                return state
+            state = state.apply(rng.choice(state.legal_actions()))
 
 
 def test_a_forced_pass_the_client_skips_is_played_for_the_side_to_pass() -> None:
-    # A position whose mover must pass while the other side can move, from random play.
-    rng = random.Random(4)
-    start = None
-    while start is None:
-        state = GameState.initial()
-        while not state.is_terminal() and start is None:
-            if state.legal_actions() == [PASS]:
-                start = state
-            else:
-                state = state.apply(rng.choice(state.legal_actions()))
+    start = must_pass()
     other = ("white", "black")[start.player]
     server = GTPServer("greedy")
     server.state = start
     reply = server.handle(f"genmove {other}")  # the client skipped the pass, as gtp-rhino does
     assert reply is not None and reply.startswith("= ") and "pass" not in reply
     assert server.state.player == start.player  # pass, then the other side's move: back to the passer
+
+
+def test_undo_takes_back_the_last_play_or_genmove_as_gtp_rhino_does() -> None:
+    server = GTPServer("greedy")
+    assert server.handle("known_command undo") == "= true\n\n" and "undo" in server.handle("list_commands")
+    assert server.handle("undo") == "? cannot undo\n\n"
+    assert server.handle("play b d3") == "=\n\n"
+    assert server.handle("3 genmove w").startswith("=3 ")
+    assert server.handle("4 undo") == "=4\n\n" and server.state == GameState.initial().apply("D3")
+    assert server.handle("undo") == "=\n\n" and server.state == GameState.initial()
+    assert server.handle("undo") == "? cannot undo\n\n"
+    # A forced pass the client skipped goes with the move it preceded.
+    start = must_pass()
+    server.state = start
+    assert server.handle(f"genmove {('white', 'black')[start.player]}").startswith("= ")
+    assert server.handle("undo") == "=\n\n" and server.state == start
+    server.handle("play b d3")
+    assert server.handle("clear_board") == "=\n\n" and server.handle("undo") == "? cannot undo\n\n"
+
+
+def test_genmove_after_the_end_is_a_pass_as_gtp_rhino_answers() -> None:
+    server = GTPServer("greedy")
+    rng = random.Random(1)
+    while not server.state.is_terminal():
+        move = rng.choice(server.state.legal_actions())
+        word = "pass" if move == PASS else action_name(move)
+        assert server.handle(f"play {('b', 'w')[server.state.player]} {word}") == "=\n\n"
+    final = server.state
+    assert server.handle("5 genmove b") == "=5 pass\n\n" and server.handle("genmove w") == "= pass\n\n"
+    assert server.state == final and server.handle("play b pass").startswith("? illegal move")
+
+
+def test_quit_keeps_its_id_and_ends_the_session() -> None:
+    out = io.StringIO()
+    GTPServer("greedy").serve(["1 name\n", "12 quit\n", "name\n"], out)
+    assert out.getvalue() == "=1 reversi-env greedy\n\n=12\n\n"
 
 
 def test_our_client_plays_a_whole_game_against_our_server() -> None:

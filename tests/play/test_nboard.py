@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.play.nboard import EXACT_DEPTH, NBoardServer
+from agents.play.nboard import EXACT_DEPTH, HINT_EXACT_EMPTIES, NBoardServer
 from agents.play.records import from_ggf, record, to_ggf
 from reversi_env import GameState
 from reversi_env.notation import PASS, parse_action
@@ -231,6 +231,31 @@ def test_hints_do_not_spend_a_players_game_clock() -> None:
     assert len([line for line in out.getvalue().splitlines() if line.startswith("search")]) == 3
     player = server.players[position(20).player]
     assert player.clock is not None and player.clock.left == 30.0
+
+
+def test_a_forced_pass_before_the_exact_end_is_scored_by_the_reply_not_as_an_even_game() -> None:
+    moves = ["D3", "C3", "E6", "D2", "D1", "E1", "B2", "C1"]  # then black must pass, with 52 empty squares
+    state = GameState.initial()
+    for move in moves:
+        state = state.apply(move)
+    assert state.legal_actions() == [PASS] and state.num_empty() > HINT_EXACT_EMPTIES
+    out, after = io.StringIO(), io.StringIO()
+    server = NBoardServer("mcts:sims=200,seed=1", out=out)
+    server.handle(f"set game {to_ggf(record(moves, [0.0] * len(moves)))}")
+    server.handle("hint 1")
+    server.handle("analyze")
+    # The same search of white's reply, in a session told of the pass.
+    reply = NBoardServer("mcts:sims=200,seed=1", out=after)
+    reply.handle(f"set game {to_ggf(record([*moves, 'PASS'], [0.0] * (len(moves) + 1)))}")
+    reply.handle("hint 1")
+    lines = out.getvalue().splitlines()
+    hint = SEARCH_LINE.fullmatch(next(line for line in lines if line.startswith("search")))
+    white = SEARCH_LINE.fullmatch(after.getvalue().splitlines()[1])
+    assert hint is not None and white is not None
+    assert hint.group(1) == "PA" + white.group(1) and hint.group(3) == white.group(3)
+    assert float(hint.group(2)) == -float(white.group(2)) != 0
+    analysis = float(next(line for line in lines if line.startswith("analysis 8 ")).split()[2])
+    assert analysis != 0 and (analysis > 0) == (float(hint.group(2)) > 0)
 
 
 def test_analyze_scores_every_position_last_first() -> None:
