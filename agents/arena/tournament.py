@@ -575,6 +575,8 @@ def run_tournament(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    if anchor is not None and anchor not in tournament.agents:
+        raise ValueError(f"anchor {anchor!r} is not one of the agents: {', '.join(tournament.agents)}")
     path = Path(out)
     data = prepare_results(tournament, path, resume)
     done = data.done_ids()
@@ -596,7 +598,9 @@ def run_tournament(
                 # The fit costs more as games pile up: refresh it twice a second at most.
                 now = time.monotonic()
                 if shown[0] is None or now - shown[1] >= PROGRESS_REFIT or len(games) == len(schedule):
-                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor), now]
+                    # Until the anchor has played a game, the standings use the default one.
+                    met = any(anchor in (g["black"], g["white"]) for g in games)
+                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor if met else None), now]
                 progress(len(games), len(schedule), shown[0])
 
         if todo:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
 from agents.arena.tournament import (
     Opening,
@@ -462,6 +463,27 @@ def test_bad_backend_and_jobs(tmp_path: Path) -> None:
         run_tournament(t, tmp_path / "r.jsonl", jobs=0)
     with pytest.raises(ValueError, match="nosuchagent"):
         run_tournament(Tournament.create(["random", "nosuchagent"], games=2), tmp_path / "r.jsonl", jobs=1)
+
+
+def test_the_anchor_may_play_its_first_game_late_but_must_be_an_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The standings after each game were fitted on the anchor from the first game on: an
+    # anchor that had not played yet stopped the tournament after one game, and an anchor
+    # that is no agent at all was only refused then.
+    t = Tournament.create(["random", "greedy", "alphabeta:1"], games=2, time_limit=None)
+    seen: list[int] = []
+    table = run_tournament(
+        t, tmp_path / "r.jsonl", jobs=1, anchor="alphabeta:1", progress=lambda done, total, r: seen.append(done)
+    )
+    assert seen == [1, 2, 3, 4, 5, 6]
+    assert table.anchor == "alphabeta:1" and table.by_name("alphabeta:1").elo == 0.0
+    out = tmp_path / "other.jsonl"
+    argv = ["arena", "random", "greedy", "--anchor", "nobody", "--out", str(out), "--no-progress"]
+    status, err = run_cli(argv, capsys)
+    assert status == 2
+    assert err.splitlines()[-1] == "reversi arena: error: anchor 'nobody' is not one of the agents: random, greedy"
+    assert not out.exists()
 
 
 # -- the subcommands --------------------------------------------------------------
