@@ -572,6 +572,8 @@ def run_tournament(
         )
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"address {address!r} names a Ray cluster: it needs the ray backend (--backend ray)")
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")

@@ -461,6 +461,10 @@ def test_bad_backend_and_jobs(tmp_path: Path) -> None:
         run_tournament(t, tmp_path / "r.jsonl", backend="dask")
     with pytest.raises(ValueError, match="jobs"):
         run_tournament(t, tmp_path / "r.jsonl", jobs=0)
+    # An address without the ray backend was ignored: the games ran here, not on the cluster.
+    with pytest.raises(ValueError, match=r"address 'auto' names a Ray cluster: it needs the ray backend"):
+        run_tournament(t, tmp_path / "r.jsonl", jobs=1, address="auto")
+    assert not (tmp_path / "r.jsonl").exists()
     with pytest.raises(ValueError, match="nosuchagent"):
         run_tournament(Tournament.create(["random", "nosuchagent"], games=2), tmp_path / "r.jsonl", jobs=1)
 
