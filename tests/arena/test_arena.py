@@ -401,6 +401,32 @@ def test_ctrl_c_given_to_another_thread_stops_the_pool_at_once(tmp_path: Path) -
     assert not game_lines(tmp_path / "r.jsonl")
 
 
+def test_ctrl_c_in_the_arena_prints_a_resume_command_that_runs_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command named a results file with a space in two words: pasted, it failed.
+    import shlex
+    import threading
+
+    out = tmp_path / "my results.jsonl"
+    main = threading.get_ident()
+
+    def ctrl_c() -> None:
+        deadline = time.monotonic() + 60
+        while not out.exists() and time.monotonic() < deadline:  # the tournament has begun
+            time.sleep(0.01)
+        time.sleep(0.5)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    argv = ["arena", "random", "mcts:time=30", "--games", "2", "--jobs", "1", "--out", str(out), "--no-progress"]
+    status, err = run_cli(argv, capsys)
+    assert status == 130
+    said, command = err.splitlines()[-1].split("; continue with: ")
+    assert said == f"interrupted: 0 of 2 games are saved in {out}"
+    assert shlex.split(command) == ["reversi", "arena", "--resume", "--out", str(out)]
+
+
 def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
     import os
 
