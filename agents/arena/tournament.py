@@ -500,14 +500,15 @@ class ResultsWriter:
 
 def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str | None = None) -> Ratings:
     """The table for one or more results files, agents listed in tournament
-    order. A game found in several files (same id and seed) counts once."""
+    order. A game found in several files (same id, seed and moves) counts once;
+    the same pairing played again (a time-limited agent plays other moves) counts again."""
     parts = [data] if isinstance(data, ResultsData) else list(data)
     order = [a for p in parts if p.tournament for a in p.tournament.agents]
-    seen: set[tuple[str, object]] = set()
+    seen: set[tuple[str, object, object]] = set()
     games = []
     for p in parts:
         for g in p.games:
-            key = (g["game_id"], g.get("seed"))
+            key = (g["game_id"], g.get("seed"), g.get("transcript"))
             if key not in seen:
                 seen.add(key)
                 games.append(g)

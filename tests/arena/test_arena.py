@@ -579,6 +579,17 @@ def test_compact_standings_line() -> None:
     assert compact_table(table, width=1) == "a +191 (75%) | +1 more"
 
 
+def test_a_game_played_again_with_other_moves_counts_again_across_files() -> None:
+    # Two runs of one command have the same game ids and seeds; with time limits they play
+    # other games, and the second run's games were dropped as copies of the first's.
+    game = {"game_id": "a vs b @ f5d6", "seed": 7, "black": "a", "white": "b", "black_score": 1.0}
+    first = {**game, "disc_difference": 10, "transcript": "f5d6c3"}
+    again = {**game, "black_score": 0.0, "disc_difference": -4, "transcript": "f5d6c5"}
+    files = [ResultsData(None, [first]), ResultsData(None, [again]), ResultsData(None, [first])]
+    table = ratings_from_records(files, anchor="a")  # the first game's copy counts once
+    assert (table.by_name("a").games, table.by_name("a").wins, table.by_name("a").losses) == (2, 1, 1)
+
+
 def test_results_data_outcomes_feed_the_ratings() -> None:
     game = {"game_id": "x", "black": "a", "white": "b", "black_score": 0.5, "disc_difference": 0}
     table = ratings_from_records(ResultsData(None, [game]), anchor="a")
