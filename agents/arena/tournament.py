@@ -800,11 +800,19 @@ def _run_ray(
         started = True
     task = ray.remote(max_retries=MAX_ATTEMPTS)(play_scheduled)
     pending = [task.remote(g, tournament.time_limit, tournament.max_illegal) for g in todo]
+    names = {ref: g.game_id for ref, g in zip(pending, todo, strict=True)}
     try:
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for ref in finished:
-                record(ray.get(ref))
+                try:
+                    rec = ray.get(ref)
+                except ray.exceptions.RayError as e:  # its worker died on every try: one line, as the pool says
+                    said = [line.strip() for line in str(e).splitlines() if line.strip()]
+                    raise RuntimeError(
+                        f"game {names[ref]!r} failed on Ray: {said[-1] if said else type(e).__name__}"
+                    ) from None
+                record(rec)
     except BaseException:
         for ref in pending:
             with contextlib.suppress(Exception):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
+from agents.arena import tournament as tournament_module
 from agents.arena.tournament import (
     Opening,
     ResultsData,
@@ -458,7 +459,9 @@ def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
     assert sorted(ids) == sorted(g.game_id for g in t.schedule())
 
 
-def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tournament, Path], tmp_path: Path) -> None:
+def test_ray_backend_plays_the_same_games_as_the_local_pool(
+    local_run: tuple[Tournament, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import ray
 
     t, local = local_run
@@ -477,6 +480,14 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tou
         run_tournament(kt, tmp_path / "k.jsonl", backend="ray")
         assert (tmp_path / "died").exists()
         assert sorted(played(tmp_path / "k.jsonl")) == sorted(g.game_id for g in kt.schedule())
+        # A game whose worker dies on every try ends the run in one line, as in the pool:
+        # Ray's own error and traceback used to reach the user.
+        parent_killer = tmp_path / "parent_killer.py"
+        parent_killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), 9)\n")
+        monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 0)  # no retry: one death is enough
+        pt = Tournament.create([f"python:{parent_killer}:get_move", "random"], games=2, seed=1)
+        with pytest.raises(RuntimeError, match=r"^game '.+' failed on Ray: The worker died unexpectedly"):
+            run_tournament(pt, tmp_path / "p.jsonl", backend="ray")
     finally:
         ray.shutdown()
 
