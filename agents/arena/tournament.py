@@ -421,9 +421,13 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
     path = Path(path)
     raw = path.read_bytes()
     lines = raw.split(b"\n")
-    # Everything after the last newline is an unfinished write.
+    # Everything after the last newline is an unfinished write, unless it is a
+    # whole record (an editor that drops the final newline): then it is kept.
     tail = lines.pop()
-    truncated = bool(tail.strip())
+    whole = _is_record(tail)
+    if whole:
+        lines.append(tail)
+    truncated = bool(tail.strip()) and not whole
     good_end = len(raw) - len(tail)
     tournament: Tournament | None = None
     games: list[dict[str, Any]] = []
@@ -469,7 +473,21 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
             f.truncate(good_end)
             f.flush()
             os.fsync(f.fileno())
+    elif whole and repair:  # the next record starts on a line of its own
+        with open(path, "ab") as f:
+            f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())
     return ResultsData(tournament, games, truncated, duplicates)
+
+
+def _is_record(text: bytes) -> bool:
+    """Whether ``text`` is a whole JSON object (a torn write never is: records end with their only
+    closing brace at top level)."""
+    try:
+        return isinstance(load_json(text), dict)
+    except ValueError:
+        return False
 
 
 class ResultsWriter:

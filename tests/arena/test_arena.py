@@ -237,6 +237,22 @@ def test_truncated_last_line_is_ignored_and_cut_on_resume(tmp_path: Path) -> Non
     assert all(line.endswith("}") for line in out.read_text().splitlines())
 
 
+def test_a_whole_last_record_without_its_newline_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An editor that drops the final newline made the last game look half-written: it was
+    # ignored by `reversi ratings` and cut off and played again by --resume.
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2, time_limit=None)
+    run_tournament(t, out, jobs=1)
+    full = out.read_bytes()
+    out.write_bytes(full.rstrip(b"\n"))
+    data = read_results(out)
+    assert not data.truncated and len(data.games) == 2
+    assert cli_main(["ratings", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    run_tournament(t, out, jobs=1, resume=True)  # nothing to play; the newline is back
+    assert out.read_bytes() == full
+
+
 def test_resume_of_a_file_cut_in_its_first_line_starts_afresh(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     t = Tournament.create(["random", "alphabeta:1"], games=2)
