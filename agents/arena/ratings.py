@@ -301,7 +301,7 @@ def compute_ratings(outcomes: Iterable[Outcome], anchor: str | None = None, orde
             s.draws += pts == 0.5
             s.losses += pts == 0.0
             s.disc_difference_sum += diff
-            cell = pair.setdefault((me, other), [0.0, 0.0])
+            cell = pair.setdefault((me, other), [0, 0.0])
             cell[0] += 1
             cell[1] += pts
     played = [n for n in names if stats[n].games]

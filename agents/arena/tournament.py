@@ -421,9 +421,13 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
     path = Path(path)
     raw = path.read_bytes()
     lines = raw.split(b"\n")
-    # Everything after the last newline is an unfinished write.
+    # Everything after the last newline is an unfinished write, unless it is a
+    # whole record (an editor that drops the final newline): then it is kept.
     tail = lines.pop()
-    truncated = bool(tail.strip())
+    whole = _is_record(tail)
+    if whole:
+        lines.append(tail)
+    truncated = bool(tail.strip()) and not whole
     good_end = len(raw) - len(tail)
     tournament: Tournament | None = None
     games: list[dict[str, Any]] = []
@@ -469,7 +473,21 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
             f.truncate(good_end)
             f.flush()
             os.fsync(f.fileno())
+    elif whole and repair:  # the next record starts on a line of its own
+        with open(path, "ab") as f:
+            f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())
     return ResultsData(tournament, games, truncated, duplicates)
+
+
+def _is_record(text: bytes) -> bool:
+    """Whether ``text`` is a whole JSON object (a torn write never is: records end with their only
+    closing brace at top level)."""
+    try:
+        return isinstance(load_json(text), dict)
+    except ValueError:
+        return False
 
 
 class ResultsWriter:
@@ -500,14 +518,15 @@ class ResultsWriter:
 
 def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str | None = None) -> Ratings:
     """The table for one or more results files, agents listed in tournament
-    order. A game found in several files (same id and seed) counts once."""
+    order. A game found in several files (same id, seed and moves) counts once;
+    the same pairing played again (a time-limited agent plays other moves) counts again."""
     parts = [data] if isinstance(data, ResultsData) else list(data)
     order = [a for p in parts if p.tournament for a in p.tournament.agents]
-    seen: set[tuple[str, object]] = set()
+    seen: set[tuple[str, object, object]] = set()
     games = []
     for p in parts:
         for g in p.games:
-            key = (g["game_id"], g.get("seed"))
+            key = (g["game_id"], g.get("seed"), g.get("transcript"))
             if key not in seen:
                 seen.add(key)
                 games.append(g)
@@ -572,9 +591,13 @@ def run_tournament(
         )
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"address {address!r} names a Ray cluster: it needs the ray backend (--backend ray)")
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    if anchor is not None and anchor not in tournament.agents:
+        raise ValueError(f"anchor {anchor!r} is not one of the agents: {', '.join(tournament.agents)}")
     path = Path(out)
     data = prepare_results(tournament, path, resume)
     done = data.done_ids()
@@ -596,7 +619,9 @@ def run_tournament(
                 # The fit costs more as games pile up: refresh it twice a second at most.
                 now = time.monotonic()
                 if shown[0] is None or now - shown[1] >= PROGRESS_REFIT or len(games) == len(schedule):
-                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor), now]
+                    # Until the anchor has played a game, the standings use the default one.
+                    met = any(anchor in (g["black"], g["white"]) for g in games)
+                    shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor if met else None), now]
                 progress(len(games), len(schedule), shown[0])
 
         if todo:
@@ -793,11 +818,19 @@ def _run_ray(
         started = True
     task = ray.remote(max_retries=MAX_ATTEMPTS)(play_scheduled)
     pending = [task.remote(g, tournament.time_limit, tournament.max_illegal) for g in todo]
+    names = {ref: g.game_id for ref, g in zip(pending, todo, strict=True)}
     try:
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)
             for ref in finished:
-                record(ray.get(ref))
+                try:
+                    rec = ray.get(ref)
+                except ray.exceptions.RayError as e:  # its worker died on every try: one line, as the pool says
+                    said = [line.strip() for line in str(e).splitlines() if line.strip()]
+                    raise RuntimeError(
+                        f"game {names[ref]!r} failed on Ray: {said[-1] if said else type(e).__name__}"
+                    ) from None
+                record(rec)
     except BaseException:
         for ref in pending:
             with contextlib.suppress(Exception):

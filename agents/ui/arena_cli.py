@@ -231,7 +231,7 @@ def run_arena(args: argparse.Namespace) -> int:
         saved = len(read_results(out).games) if out.exists() else 0
         print(
             f"\ninterrupted: {saved} of {total} games are saved in {out}; "
-            f"continue with: reversi arena --resume --out {out}",
+            f"continue with: reversi arena --resume --out {shlex.quote(str(out))}",
             file=sys.stderr,
         )
         return 130

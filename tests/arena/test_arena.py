@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_cli
 
+from agents.arena import tournament as tournament_module
 from agents.arena.tournament import (
     Opening,
     ResultsData,
@@ -235,6 +237,22 @@ def test_truncated_last_line_is_ignored_and_cut_on_resume(tmp_path: Path) -> Non
     assert all(line.endswith("}") for line in out.read_text().splitlines())
 
 
+def test_a_whole_last_record_without_its_newline_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An editor that drops the final newline made the last game look half-written: it was
+    # ignored by `reversi ratings` and cut off and played again by --resume.
+    out = tmp_path / "r.jsonl"
+    t = Tournament.create(["random", "alphabeta:1"], games=2, time_limit=None)
+    run_tournament(t, out, jobs=1)
+    full = out.read_bytes()
+    out.write_bytes(full.rstrip(b"\n"))
+    data = read_results(out)
+    assert not data.truncated and len(data.games) == 2
+    assert cli_main(["ratings", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+    run_tournament(t, out, jobs=1, resume=True)  # nothing to play; the newline is back
+    assert out.read_bytes() == full
+
+
 def test_resume_of_a_file_cut_in_its_first_line_starts_afresh(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
     t = Tournament.create(["random", "alphabeta:1"], games=2)
@@ -400,6 +418,32 @@ def test_ctrl_c_given_to_another_thread_stops_the_pool_at_once(tmp_path: Path) -
     assert not game_lines(tmp_path / "r.jsonl")
 
 
+def test_ctrl_c_in_the_arena_prints_a_resume_command_that_runs_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The command named a results file with a space in two words: pasted, it failed.
+    import shlex
+    import threading
+
+    out = tmp_path / "my results.jsonl"
+    main = threading.get_ident()
+
+    def ctrl_c() -> None:
+        deadline = time.monotonic() + 60
+        while not out.exists() and time.monotonic() < deadline:  # the tournament has begun
+            time.sleep(0.01)
+        time.sleep(0.5)
+        signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    argv = ["arena", "random", "mcts:time=30", "--games", "2", "--jobs", "1", "--out", str(out), "--no-progress"]
+    status, err = run_cli(argv, capsys)
+    assert status == 130
+    said, command = err.splitlines()[-1].split("; continue with: ")
+    assert said == f"interrupted: 0 of 2 games are saved in {out}"
+    assert shlex.split(command) == ["reversi", "arena", "--resume", "--out", str(out)]
+
+
 def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
     import os
 
@@ -431,7 +475,9 @@ def test_a_killed_worker_has_its_game_played_again(tmp_path: Path) -> None:
     assert sorted(ids) == sorted(g.game_id for g in t.schedule())
 
 
-def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tournament, Path], tmp_path: Path) -> None:
+def test_ray_backend_plays_the_same_games_as_the_local_pool(
+    local_run: tuple[Tournament, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import ray
 
     t, local = local_run
@@ -450,6 +496,14 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(local_run: tuple[Tou
         run_tournament(kt, tmp_path / "k.jsonl", backend="ray")
         assert (tmp_path / "died").exists()
         assert sorted(played(tmp_path / "k.jsonl")) == sorted(g.game_id for g in kt.schedule())
+        # A game whose worker dies on every try ends the run in one line, as in the pool:
+        # Ray's own error and traceback used to reach the user.
+        parent_killer = tmp_path / "parent_killer.py"
+        parent_killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), 9)\n")
+        monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 0)  # no retry: one death is enough
+        pt = Tournament.create([f"python:{parent_killer}:get_move", "random"], games=2, seed=1)
+        with pytest.raises(RuntimeError, match=r"^game '.+' failed on Ray: The worker died unexpectedly"):
+            run_tournament(pt, tmp_path / "p.jsonl", backend="ray")
     finally:
         ray.shutdown()
 
@@ -460,8 +514,33 @@ def test_bad_backend_and_jobs(tmp_path: Path) -> None:
         run_tournament(t, tmp_path / "r.jsonl", backend="dask")
     with pytest.raises(ValueError, match="jobs"):
         run_tournament(t, tmp_path / "r.jsonl", jobs=0)
+    # An address without the ray backend was ignored: the games ran here, not on the cluster.
+    with pytest.raises(ValueError, match=r"address 'auto' names a Ray cluster: it needs the ray backend"):
+        run_tournament(t, tmp_path / "r.jsonl", jobs=1, address="auto")
+    assert not (tmp_path / "r.jsonl").exists()
     with pytest.raises(ValueError, match="nosuchagent"):
         run_tournament(Tournament.create(["random", "nosuchagent"], games=2), tmp_path / "r.jsonl", jobs=1)
+
+
+def test_the_anchor_may_play_its_first_game_late_but_must_be_an_agent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The standings after each game were fitted on the anchor from the first game on: an
+    # anchor that had not played yet stopped the tournament after one game, and an anchor
+    # that is no agent at all was only refused then.
+    t = Tournament.create(["random", "greedy", "alphabeta:1"], games=2, time_limit=None)
+    seen: list[int] = []
+    table = run_tournament(
+        t, tmp_path / "r.jsonl", jobs=1, anchor="alphabeta:1", progress=lambda done, total, r: seen.append(done)
+    )
+    assert seen == [1, 2, 3, 4, 5, 6]
+    assert table.anchor == "alphabeta:1" and table.by_name("alphabeta:1").elo == 0.0
+    out = tmp_path / "other.jsonl"
+    argv = ["arena", "random", "greedy", "--anchor", "nobody", "--out", str(out), "--no-progress"]
+    status, err = run_cli(argv, capsys)
+    assert status == 2
+    assert err.splitlines()[-1] == "reversi arena: error: anchor 'nobody' is not one of the agents: random, greedy"
+    assert not out.exists()
 
 
 # -- the subcommands --------------------------------------------------------------
@@ -525,6 +604,17 @@ def test_compact_standings_line() -> None:
     # 3 of 4 for a: Elo 400 log10(3) = +191.
     assert compact_table(table) == "a +191 (75%) | b +0 (25%)"
     assert compact_table(table, width=1) == "a +191 (75%) | +1 more"
+
+
+def test_a_game_played_again_with_other_moves_counts_again_across_files() -> None:
+    # Two runs of one command have the same game ids and seeds; with time limits they play
+    # other games, and the second run's games were dropped as copies of the first's.
+    game = {"game_id": "a vs b @ f5d6", "seed": 7, "black": "a", "white": "b", "black_score": 1.0}
+    first = {**game, "disc_difference": 10, "transcript": "f5d6c3"}
+    again = {**game, "black_score": 0.0, "disc_difference": -4, "transcript": "f5d6c5"}
+    files = [ResultsData(None, [first]), ResultsData(None, [again]), ResultsData(None, [first])]
+    table = ratings_from_records(files, anchor="a")  # the first game's copy counts once
+    assert (table.by_name("a").games, table.by_name("a").wins, table.by_name("a").losses) == (2, 1, 1)
 
 
 def test_results_data_outcomes_feed_the_ratings() -> None:

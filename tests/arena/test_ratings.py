@@ -151,6 +151,8 @@ def test_table_json_and_plot(tmp_path: Path) -> None:
     assert summary["anchor"] == "c"
     assert [row["name"] for row in summary["agents"]] == ["a", "b", "c"]
     assert summary["agents"][0]["wins"] == 6
+    assert summary["pairwise"]["a"]["b"] == [10, 7.0]  # games counted in whole numbers (it said 10.0)
+    assert isinstance(summary["pairwise"]["a"]["b"][0], int)
     out = tmp_path / "ratings.png"
     r.plot(out)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
