@@ -50,7 +50,7 @@ FORMAT_VERSION = 1
 """The results file's format version, written in its first line."""
 MODES = ("round-robin", "gauntlet")
 MAX_ATTEMPTS = 3
-"""How often a game whose worker died is played again before the run gives up."""
+"""How many tries a game gets, in all, while its worker dies, before the run gives up."""
 
 
 # -- openings -------------------------------------------------------------------
@@ -816,7 +816,7 @@ def _run_ray(
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
         started = True
-    task = ray.remote(max_retries=MAX_ATTEMPTS)(play_scheduled)
+    task = ray.remote(max_retries=MAX_ATTEMPTS - 1)(play_scheduled)  # retries: the tries after the first
     pending = [task.remote(g, tournament.time_limit, tournament.max_illegal) for g in todo]
     names = {ref: g.game_id for ref, g in zip(pending, todo, strict=True)}
     try:

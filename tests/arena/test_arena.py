@@ -342,6 +342,17 @@ def test_resume_after_sigkill_plays_exactly_the_scheduled_games(tmp_path: Path) 
 # -- backends ---------------------------------------------------------------------
 
 
+PARENT_KILLER = """
+import os
+
+
+def get_move(observation):
+    if not os.path.exists({marker!r}):  # the first time: the worker above this player's process dies
+        open({marker!r}, "w").close()
+        os.kill(os.getppid(), 9)
+    return int(observation["action_mask"].nonzero()[0][0])
+"""
+
 KILLER = """
 import os
 
@@ -497,10 +508,11 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
         assert (tmp_path / "died").exists()
         assert sorted(played(tmp_path / "k.jsonl")) == sorted(g.game_id for g in kt.schedule())
         # A game whose worker dies on every try ends the run in one line, as in the pool:
-        # Ray's own error and traceback used to reach the user.
+        # Ray's own error and traceback used to reach the user. MAX_ATTEMPTS counts every try,
+        # as the pool counts them: with one, a worker that would live on a retry is not retried.
         parent_killer = tmp_path / "parent_killer.py"
-        parent_killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), 9)\n")
-        monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 0)  # no retry: one death is enough
+        parent_killer.write_text(PARENT_KILLER.format(marker=str(tmp_path / "killed")))
+        monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 1)
         pt = Tournament.create([f"python:{parent_killer}:get_move", "random"], games=2, seed=1)
         with pytest.raises(RuntimeError, match=r"^game '.+' failed on Ray: The worker died unexpectedly"):
             run_tournament(pt, tmp_path / "p.jsonl", backend="ray")
