@@ -114,6 +114,27 @@ def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytes
     assert err.count("\n") == 1 and "tpu9" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "-1"], "--seed: must be from 0 to"),
+        (["--eval-sims", "-1"], "--eval-sims: must be from 0 to"),
+        (["--warm-steps", "-1"], "--warm-steps: must be from 0 to"),
+        (["--iterations", "-1"], "--iterations: must be from 0 to"),
+    ],
+)
+def test_train_az_bad_numbers_are_usage_errors_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    # A negative --eval-sims used to be found only by the first evaluation, after an iteration's
+    # self-play and training; a negative --seed deep in self-play, as numpy's "expected non-negative integer".
+    out = tmp_path / "run"
+    tiny = ["--games", "1", "--simulations", "2", "--train-steps", "1", "--channels", "8", "--blocks", "1"]
+    status, err = run_cli(["train-az", "--out", str(out), "--iterations", "1", *tiny, *argv], capsys)
+    assert status == 2 and message in err.splitlines()[-1] and "Traceback" not in err
+    assert not out.exists()
+
+
 def _corrupt(path: Path, kind: str) -> None:
     """Spoil ``path`` as a crash, a full disk or a stray file would."""
     if kind == "empty":
