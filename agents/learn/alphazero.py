@@ -27,6 +27,7 @@ import io
 import json
 import multiprocessing
 import pickle
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -207,6 +208,9 @@ def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
 
 # -- the run -----------------------------------------------------------------------
 
+_STATE_FILE = re.compile(r"optimizer(_\d{4,})?\.pt|replay(_\d{4,})?\.npz")
+"""The names ``Run.state_files`` gives (and the unnumbered pair of older versions)."""
+
 
 class Run:
     """A training run in one directory: its config, network, optimizer, buffer and
@@ -235,6 +239,13 @@ class Run:
         """The path of an iteration's network."""
         return self.dir / f"iter_{iteration:04d}.pt"
 
+    def state_files(self, iteration: int) -> tuple[Path, Path]:
+        """The optimizer state and the replay buffer saved with an iteration's network.
+        Named by the iteration, so a kill between the writes of one save leaves the
+        files ``progress.json`` names as they were (runs of older versions: one pair
+        without the number)."""
+        return self.dir / f"optimizer_{iteration:04d}.pt", self.dir / f"replay_{iteration:04d}.npz"
+
     def _resume(self) -> None:
         progress_file = self.dir / "progress.json"
         try:
@@ -251,7 +262,9 @@ class Run:
             raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")
         self.net = net
         self.optimizer = self._optimizer()
-        optimizer_file = self.dir / "optimizer.pt"
+        optimizer_file, replay_file = self.state_files(self.iteration)
+        if not optimizer_file.exists() and not replay_file.exists():
+            optimizer_file, replay_file = self.dir / "optimizer.pt", self.dir / "replay.npz"
         if optimizer_file.exists():
             try:
                 self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
@@ -259,17 +272,18 @@ class Run:
                 raise ValueError(f"{str(optimizer_file)!r} is not this run's optimizer state") from None
             for group in self.optimizer.param_groups:  # the command's rate, not the saved one
                 group["lr"] = self.config.learning_rate
-        if (self.dir / "replay.npz").exists():
-            self.buffer.load(self.dir / "replay.npz")
+        if replay_file.exists():
+            self.buffer.load(replay_file)
 
     def _save(self, iteration: int, losses: tuple[float, float], scores: dict[str, list[float]]) -> None:
         self.iteration = iteration
         info = {"iteration": iteration, "seconds": round(self.seconds, 1), "samples": self.samples_seen}
         save_network(self.checkpoint(iteration), self.net, info)
+        optimizer_file, replay_file = self.state_files(iteration)
         optimizer_state = io.BytesIO()
         torch.save(self.optimizer.state_dict(), optimizer_state)
-        write_bytes_atomic(self.dir / "optimizer.pt", optimizer_state.getvalue())
-        self.buffer.save(self.dir / "replay.npz")
+        write_bytes_atomic(optimizer_file, optimizer_state.getvalue())
+        self.buffer.save(replay_file)
         self.history.append(
             {"iteration": iteration, **info, "policy_loss": losses[0], "value_loss": losses[1], "scores": scores}
         )
@@ -282,6 +296,9 @@ class Run:
             "history": self.history,
         }
         write_text_atomic(self.dir / "progress.json", json.dumps(progress, indent=1))
+        for path in self.dir.iterdir():  # the previous iteration's, no longer named by progress.json
+            if _STATE_FILE.fullmatch(path.name) and path not in (optimizer_file, replay_file):
+                path.unlink(missing_ok=True)
 
     def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)

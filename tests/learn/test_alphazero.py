@@ -4,6 +4,7 @@ after a stop, the Ray backend runs the same loop, and the command line works."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 import torch
 from conftest import run_cli, run_example
 
-from agents.learn.alphazero import AZConfig, play_games, train
+from agents.learn.alphazero import AZConfig, Run, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
 from agents.ui.cli import main
 from reversi_env import GameState
@@ -60,7 +61,7 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     assert again.optimizer.param_groups[0]["lr"] == 4e-4  # the resumed command's rate, not the saved one
     assert [h["iteration"] for h in again.history] == [0, 1, 2]
     assert again.samples_seen > seen and again.seconds > seconds
-    assert len(again.buffer) == again.samples_seen  # the buffer came back from replay.npz
+    assert len(again.buffer) == again.samples_seen  # the buffer came back from replay_0001.npz
     saved, info = load_network(tmp_path / "iter_0001.pt")
     for k, v in saved.state_dict().items():
         torch.testing.assert_close(v, weights[k])
@@ -71,6 +72,36 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     # Asking for a different network in the same directory is refused with a clear message.
     with pytest.raises(ValueError, match="saved network"):
         train(tmp_path, AZConfig(iterations=3, **{**TINY, "channels": 16}), log=logs.append)
+
+
+def test_a_kill_before_progress_json_is_written_resumes_as_if_it_had_not_started(tmp_path: Path) -> None:
+    # Killed in the middle of iteration 2's save: its network, optimizer state and replay buffer
+    # on disk, progress.json still at iteration 1. The resumed run must redo iteration 2 from
+    # iteration 1's state, not from iteration 2's buffer (its samples twice) and optimizer.
+    tiny = {"games": 1, "simulations": 2, "train_steps": 2, "minibatch": 16, "channels": 8, "blocks": 1}
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    train(whole, AZConfig(iterations=1, **tiny), log=lambda _: None)
+    shutil.copytree(whole, killed)
+    train(whole, AZConfig(iterations=2, **tiny), log=lambda _: None)
+    for path in whole.iterdir():
+        if path.name != "progress.json":
+            shutil.copy(path, killed / path.name)
+    run = train(killed, AZConfig(iterations=2, **tiny), log=lambda _: None)
+    assert len(run.buffer) == run.samples_seen
+    expected, resumed = load_network(whole / "iter_0002.pt")[0], load_network(killed / "iter_0002.pt")[0]
+    for name, value in expected.state_dict().items():
+        torch.testing.assert_close(resumed.state_dict()[name], value)
+    assert sorted(p.name for p in killed.iterdir()) == sorted(p.name for p in whole.iterdir())
+
+
+def test_a_run_of_the_unnumbered_state_files_resumes_with_them(tmp_path: Path) -> None:
+    shape = {"channels": 8, "blocks": 1}
+    config = AZConfig(iterations=0, warm_start=20, warm_depth=1, warm_steps=1, minibatch=8, **shape)
+    saved = len(train(tmp_path, config, log=lambda _: None).buffer)
+    (tmp_path / "optimizer_0000.pt").rename(tmp_path / "optimizer.pt")
+    (tmp_path / "replay_0000.npz").rename(tmp_path / "replay.npz")
+    run = Run(tmp_path, config)
+    assert len(run.buffer) == saved > 0 and run.optimizer.state_dict()["state"]
 
 
 def test_ray_backend_runs_the_loop_on_a_real_local_ray(tmp_path: Path) -> None:
@@ -150,12 +181,12 @@ def _corrupt(path: Path, kind: str) -> None:
 @pytest.mark.parametrize(
     ("name", "kind", "message"),
     [
-        ("replay.npz", "empty", "replay.npz' is not a replay buffer: not an .npz archive"),
-        ("replay.npz", "truncated", "replay.npz' is not a replay buffer: not an .npz archive"),
+        ("replay_0000.npz", "empty", "replay_0000.npz' is not a replay buffer: not an .npz archive"),
+        ("replay_0000.npz", "truncated", "replay_0000.npz' is not a replay buffer: not an .npz archive"),
         ("iter_0000.pt", "empty", "iter_0000.pt' is not a saved policy-value network of this project"),
         ("iter_0000.pt", "text", "iter_0000.pt' is not a saved policy-value network of this project"),
         ("iter_0000.pt", "other", "iter_0000.pt' is not a saved policy-value network of this project"),
-        ("optimizer.pt", "truncated", "optimizer.pt' is not this run's optimizer state"),
+        ("optimizer_0000.pt", "truncated", "optimizer_0000.pt' is not this run's optimizer state"),
         ("progress.json", "truncated", "progress.json' is not a train-az progress file"),
     ],
 )
