@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +138,21 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
     assert "iteration 2:" in out and "raw policy vs greedy" in out
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "--games: must be >= 1"),
+        (["--simulations", "-1"], "--simulations: must be >= 1"),
+        (["--out", "no/such/dir/net.pt"], "--out 'no/such/dir/net.pt': no directory"),
+    ],
+)
+def test_the_example_refuses_bad_options_before_any_work(
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
+) -> None:
+    # They were a traceback: AZConfig's ValueError, or the save after the first iteration's work.
+    assert message in usage_error("alphazero.py", args)
 
 
 def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
