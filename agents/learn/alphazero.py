@@ -214,10 +214,12 @@ _STATE_FILE = re.compile(r"optimizer(_\d{4,})?\.pt|replay(_\d{4,})?\.npz")
 
 class Run:
     """A training run in one directory: its config, network, optimizer, buffer and
-    history, created fresh or resumed from the files there."""
+    history, created fresh or resumed from the files there; ``progress``: its
+    progress bars (on stderr) are shown."""
 
-    def __init__(self, directory: str | Path, config: AZConfig) -> None:
+    def __init__(self, directory: str | Path, config: AZConfig, progress: bool = True) -> None:
         self.dir = Path(directory)
+        self.progress = progress
         self.dir.mkdir(parents=True, exist_ok=True)
         self.config = config
         self.net = PolicyValueNet(NetConfig(config.channels, config.blocks)).to(config.device)
@@ -303,7 +305,7 @@ class Run:
     def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)
         c = self.config
-        with tqdm(total=steps, desc=label, unit="step", leave=False) as bar:
+        with tqdm(total=steps, desc=label, unit="step", leave=False, disable=not self.progress) as bar:
             return train_steps(self.net, self.optimizer, data, steps, c.minibatch, rng, c.device, bar.update, anneal)
 
     def warm_start(self, evaluate: EvaluateHook | None = None) -> None:
@@ -311,7 +313,7 @@ class Run:
         result is rated against the ladder by ``evaluate`` (there is no best yet)."""
         c = self.config
         start = time.monotonic()
-        with tqdm(total=c.warm_start, desc="labelling positions", unit="pos") as bar:
+        with tqdm(total=c.warm_start, desc="labelling positions", unit="pos", disable=not self.progress) as bar:
             data = labelled_positions(
                 c.warm_start, c.warm_depth, seed=c.seed, progress=bar.update,
                 exact_empties=c.warm_exact, value_mix=c.warm_value_mix,
@@ -352,11 +354,15 @@ class Run:
 
 
 def train(
-    directory: str | Path, config: AZConfig, evaluate: EvaluateHook | None = None, log: Callable[[str], None] = print
+    directory: str | Path,
+    config: AZConfig,
+    evaluate: EvaluateHook | None = None,
+    log: Callable[[str], None] = print,
+    progress: bool = True,
 ) -> Run:
-    """Run (or resume) the loop in ``directory`` up to ``config.iterations``."""
+    """Run (or resume) the loop in ``directory`` up to ``config.iterations`` (``progress``: with progress bars)."""
     torch.manual_seed(config.seed)
-    run = Run(directory, config)
+    run = Run(directory, config, progress)
     if run.iteration < 0 and config.warm_start:
         run.warm_start(evaluate)
         shown = _scores_text(run.history[-1]["scores"])

@@ -110,6 +110,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--device", default="cpu", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars (logs, CI)")
     p.set_defaults(func=run_train_az)
 
 
@@ -128,7 +129,7 @@ def run_train_az(args: argparse.Namespace) -> int:
     try:
         config = AZConfig(**values)
         evaluate = _arena_evaluation(args) if args.eval_games else None
-        train(args.out, config, evaluate)
+        train(args.out, config, evaluate, progress=not args.no_progress)
     except (ValueError, OSError) as e:
         print(f"reversi train-az: {e}", file=sys.stderr)
         return 1

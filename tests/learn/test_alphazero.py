@@ -133,6 +133,14 @@ def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pyte
     assert "--eval-games" in capsys.readouterr().err
 
 
+def test_train_az_no_progress_writes_no_bars(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = ["--games", "1", "--simulations", "2", "--train-steps", "1", "--channels", "8", "--blocks", "1"]
+    warm = ["--warm-start", "20", "--warm-depth", "1", "--warm-steps", "1", "--eval-games", "0"]
+    assert main(["train-az", "--out", str(tmp_path), "--iterations", "1", *tiny, *warm, "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "iteration 1:" in out  # a log keeps the lines, not bars redrawn with \r
+
+
 def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     args = ("--iterations", "2", "--games", "2", "--simulations", "8", "--steps", "3")
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
