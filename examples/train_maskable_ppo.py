@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import os
 import pickle
 import sys
@@ -68,12 +69,14 @@ class EveryCallback(BaseCallback):
         return True
 
 
-def make_env_factory(opponent: str, reward: str) -> Callable[[], gymnasium.Env]:
-    """A factory of training envs: a random colour each game against ``opponent`` (a spec)."""
+def make_env_factory(opponent: str, reward: str, seed: int = 0) -> Callable[[], gymnasium.Env]:
+    """A factory of training envs: a random colour each game against ``opponent`` (a spec),
+    seeded ``seed``, ``seed + 1``... in the order the envs are made (greedy breaks ties at random)."""
+    seeds = itertools.count(seed)
 
     def make() -> gymnasium.Env:
         # "random" uses the env's built-in random opponent: the same play, no Python agent per move.
-        other = None if opponent == "random" else make_agent(opponent)
+        other = None if opponent == "random" else make_agent(opponent, seed=next(seeds))
         return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=other, play_as="random", reward=reward)
 
     return make
@@ -223,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         return play(args.save, args.you, args.gui)
     check_outputs(p, args)
     args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
-    vec = make_vec_env(make_env_factory(args.opponent, args.reward), n_envs=args.n_envs, seed=args.seed)
+    vec = make_vec_env(make_env_factory(args.opponent, args.reward, args.seed), n_envs=args.n_envs, seed=args.seed)
     learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
     return 0
 
