@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import pickle
 import re
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -183,6 +184,11 @@ def _game_samples(game: _Game) -> Samples:
     )
 
 
+def _worker_start() -> None:
+    """A worker's initializer: Ctrl-C is the parent's (leaving the pool ends the workers), no worker tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
     state_dict = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     net_config = asdict(net.config)
@@ -202,7 +208,7 @@ def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
         return Samples.concat(ray.get([remote.remote(*job) for job in jobs]))
     if cfg.workers == 1:
         return play_games(*jobs[0])
-    with multiprocessing.get_context("spawn").Pool(cfg.workers) as pool:
+    with multiprocessing.get_context("spawn").Pool(cfg.workers, _worker_start) as pool:
         return Samples.concat(pool.starmap(play_games, jobs))
 
 
