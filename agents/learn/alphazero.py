@@ -218,6 +218,20 @@ _STATE_FILE = re.compile(r"optimizer(_\d{4,})?\.pt|replay(_\d{4,})?\.npz")
 """The names ``Run.state_files`` gives (and the unnumbered pair of older versions)."""
 
 
+def _checked_record(record: Any) -> dict[str, Any]:
+    """An iteration's record read from progress.json, or ValueError: the strength plot and the
+    log read its time and its scores (``[score, low, high]`` an opponent)."""
+    numbers = (int, float)
+    if not isinstance(record, dict) or not isinstance(record["seconds"], numbers):
+        raise ValueError(f"a history entry is not an iteration's record: {str(record)[:60]}")
+    scores = record["scores"]
+    if not isinstance(scores, dict) or not all(
+        isinstance(v, list) and len(v) == 3 and all(isinstance(x, numbers) for x in v) for v in scores.values()
+    ):
+        raise ValueError(f"a history entry's scores are not [score, low, high] lists: {str(scores)[:60]}")
+    return record
+
+
 class Run:
     """A training run in one directory: its config, network, optimizer, buffer and
     history, created fresh or resumed from the files there; ``progress``: its
@@ -262,7 +276,7 @@ class Run:
             self.seconds = float(progress["seconds"])
             self.samples_seen = int(progress["samples"])
             self.best = str(progress["best"])
-            self.history = list(progress["history"])
+            self.history = [_checked_record(record) for record in progress["history"]]
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{str(progress_file)!r} is not a train-az progress file: {e}") from None
         net, _ = load_network(self.checkpoint(self.iteration), self.config.device)

@@ -198,6 +198,9 @@ def _corrupt(path: Path, kind: str) -> None:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     elif kind == "text":
         path.write_text("garbage")
+    elif kind == "history":  # valid JSON, but a record the strength plot cannot read (was a TypeError after the work)
+        progress = json.loads(path.read_text())
+        path.write_text(json.dumps({**progress, "history": [1]}))
     else:  # a real torch file of something else
         torch.save({"weights": torch.zeros(3)}, path)
 
@@ -212,6 +215,7 @@ def _corrupt(path: Path, kind: str) -> None:
         ("iter_0000.pt", "other", "iter_0000.pt' is not a saved policy-value network of this project"),
         ("optimizer_0000.pt", "truncated", "optimizer_0000.pt' is not this run's optimizer state"),
         ("progress.json", "truncated", "progress.json' is not a train-az progress file"),
+        ("progress.json", "history", "progress.json' is not a train-az progress file: a history entry"),
     ],
 )
 def test_resuming_with_a_corrupt_file_is_one_line_naming_it(
