@@ -18,24 +18,33 @@ from dataclasses import asdict
 import numpy as np
 import torch
 
+from agents.datafiles import check_writable
 from agents.learn.alphazero import AZConfig, play_games
 from agents.learn.alphazero_agent import AlphaZeroAgent
 from agents.learn.network import PolicyValueNet, save_network
 from agents.learn.training import ReplayBuffer, train_steps
 from agents.play.match import play_game
 from agents.search.ladder import GreedyAgent
+from agents.ui.options import positive_int
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run the loop; bad options are argparse's usage errors, before any work."""
     parser = argparse.ArgumentParser(description="A tiny AlphaZero loop.")
-    parser.add_argument("--iterations", type=int, default=3, help="self-play and training iterations (default 3)")
-    parser.add_argument("--games", type=int, default=8, help="self-play games an iteration (default 8)")
-    parser.add_argument("--simulations", type=int, default=32, help="search simulations a move (default 32)")
-    parser.add_argument("--steps", type=int, default=100, help="training steps an iteration (default 100)")
+    parser.add_argument(
+        "--iterations", type=positive_int, default=3, help="self-play and training iterations (default 3)"
+    )
+    parser.add_argument("--games", type=positive_int, default=8, help="self-play games an iteration (default 8)")
+    parser.add_argument("--simulations", type=positive_int, default=32, help="search simulations a move (default 32)")
+    parser.add_argument("--steps", type=positive_int, default=100, help="training steps an iteration (default 100)")
     parser.add_argument(
         "--out", default="alphazero_example.pt", help="where the network is saved (default alphazero_example.pt)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    try:
+        check_writable(args.out)  # before the work, not after its first iteration
+    except OSError as e:
+        parser.error(f"--out {args.out!r}: {e.strerror}")
     torch.set_num_threads(1)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)

@@ -8,6 +8,7 @@ through ``agents.play_game``, half with the learner as black, half as white.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from agents import Agent, play_game
+from agents.datafiles import check_writable
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
 
@@ -151,3 +153,17 @@ def add_evaluation_options(parser: argparse.ArgumentParser, every: int) -> None:
         "--benchmarks", type=names, default=tuple(BENCHMARKS), help="evaluation opponents (default random,greedy)"
     )
     parser.add_argument("--plot", metavar="PNG", help="write a win-rate-vs-timesteps plot there")
+
+
+def check_outputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error unless ``--save`` and ``--plot`` can be written (their directories
+    are made now): checked before training, so a run is not lost at its end."""
+    for flag in ("save", "plot"):
+        path = getattr(args, flag, None)
+        if path:
+            with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
+                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                check_writable(path)
+            except OSError as e:
+                parser.error(f"--{flag} {path!r}: {e.strerror}")

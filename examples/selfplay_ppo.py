@@ -19,7 +19,7 @@ import sys
 
 import gymnasium
 import torch
-from evaluation import Evaluator
+from evaluation import Evaluator, check_outputs
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 from train_maskable_ppo import EveryCallback, add_common_options, check_common_options, learn, new_model
@@ -47,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("snapshot_every", "pool_size"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    check_outputs(p, args)
     torch.set_num_threads(1)
     args.title = f"self-play, pool of {args.pool_size}, {args.reward} reward, seed {args.seed}"
 

@@ -28,7 +28,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 import torch
-from evaluation import Evaluator, add_evaluation_options
+from evaluation import Evaluator, add_evaluation_options, check_outputs
 from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.algorithm_base import OffPolicyAlgorithm, TrainingStats
 from tianshou.algorithm.algorithm_base import Policy as BasePolicy
@@ -138,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             make_agent(args.opponent)
         except ValueError as e:
             p.error(f"--opponent: {e}")
+    check_outputs(p, args)
 
     torch.set_num_threads(1)
     # Tianshou summarises multi-agent returns (one column per seat) as one sequence, and says so at every step.

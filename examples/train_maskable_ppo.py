@@ -21,25 +21,31 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import os
+import pickle
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
 import gymnasium
 import torch
-from evaluation import Evaluator, add_evaluation_options
+from evaluation import Evaluator, add_evaluation_options, check_outputs
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.logger import Logger
 
 import reversi_env
 from agents import Agent, play_game
+from agents.datafiles import load_json
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
+from reversi_env.aec import make_observation_space
 
 DEFAULT_SAVE = "models/maskable_ppo_reversi.zip"
 MODEL_ENV = "REVERSI_SB3_MODEL"
@@ -63,12 +69,14 @@ class EveryCallback(BaseCallback):
         return True
 
 
-def make_env_factory(opponent: str, reward: str) -> Callable[[], gymnasium.Env]:
-    """A factory of training envs: a random colour each game against ``opponent`` (a spec)."""
+def make_env_factory(opponent: str, reward: str, seed: int = 0) -> Callable[[], gymnasium.Env]:
+    """A factory of training envs: a random colour each game against ``opponent`` (a spec),
+    seeded ``seed``, ``seed + 1``... in the order the envs are made (greedy breaks ties at random)."""
+    seeds = itertools.count(seed)
 
     def make() -> gymnasium.Env:
         # "random" uses the env's built-in random opponent: the same play, no Python agent per move.
-        other = None if opponent == "random" else make_agent(opponent)
+        other = None if opponent == "random" else make_agent(opponent, seed=next(seeds))
         return gymnasium.make(reversi_env.GYM_ENV_ID, opponent=other, play_as="random", reward=reward)
 
     return make
@@ -116,10 +124,36 @@ def trained_agent() -> Agent:
     return adapt(load_model(os.environ.get(MODEL_ENV, DEFAULT_SAVE)))
 
 
+def _unpickled_stand_ins() -> dict[str, object]:
+    """What this example's models hold pickled, rebuilt here: the policy class, the env's spaces, PPO's clip range."""
+    return {
+        "policy_class": MaskableMultiInputActorCriticPolicy,
+        "observation_space": make_observation_space(),
+        "action_space": gymnasium.spaces.Discrete(reversi_env.GameState.NUM_ACTIONS),
+        "clip_range": 0.2,
+    }
+
+
 @functools.lru_cache(maxsize=4)
 def load_model(path: str) -> MaskablePPO:
-    """``MaskablePPO.load(path)``, once per path: the window builds its AI player at every move."""
-    return MaskablePPO.load(path)
+    """``MaskablePPO.load(path)``, once per path (the window builds its AI player at every move),
+    unpickling nothing: SB3 keeps some entries of a model as pickles, which would run any code a
+    foreign file holds; they are replaced by this example's own (the rest is JSON and tensors read
+    with ``weights_only``). One ValueError naming ``path`` if it is not such a model."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = load_json(archive.read("data"))
+        if not isinstance(data, dict):
+            raise ValueError("its data is not a JSON object")
+        stand_ins = _unpickled_stand_ins()
+        pickled = [k for k, v in data.items() if isinstance(v, dict) and ":serialized:" in v]
+        return MaskablePPO.load(path, custom_objects={k: stand_ins.get(k) for k in pickled}, device="cpu")
+    except FileNotFoundError:
+        raise
+    except (OSError, KeyError, ValueError, RuntimeError, TypeError, AttributeError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path!r} is not a MaskablePPO model of this example: {e}") from None
+    except pickle.UnpicklingError:
+        raise ValueError(f"{path!r} is not a MaskablePPO model of this example: tensors not plain data") from None
 
 
 def play(path: str, you: str, gui: bool) -> int:
@@ -128,6 +162,11 @@ def play(path: str, you: str, gui: bool) -> int:
         print(f"no model at {path}: train one first (or pass --save PATH)", file=sys.stderr)
         return 1
     os.environ[MODEL_ENV] = str(Path(path).resolve())
+    try:
+        model = trained_agent()
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 1
     if gui:
         from agents.ui.gui import GuiApp
 
@@ -135,7 +174,7 @@ def play(path: str, you: str, gui: bool) -> int:
     from agents.play.human import HumanPlayer
     from agents.ui.play_cli import TerminalDisplay
 
-    human, model = HumanPlayer(you), trained_agent()
+    human = HumanPlayer(you)
     black, white = (human, model) if you == "black" else (model, human)
     display = TerminalDisplay(("you", "model") if you == "black" else ("model", "you"))
     display.show(reversi_env.GameState.initial())
@@ -185,8 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)  # small networks: one thread is faster and leaves a core to the envs
     if args.play:
         return play(args.save, args.you, args.gui)
+    check_outputs(p, args)
     args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
-    vec = make_vec_env(make_env_factory(args.opponent, args.reward), n_envs=args.n_envs, seed=args.seed)
+    vec = make_vec_env(make_env_factory(args.opponent, args.reward, args.seed), n_envs=args.n_envs, seed=args.seed)
     learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
     return 0
 

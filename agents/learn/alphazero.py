@@ -27,6 +27,8 @@ import io
 import json
 import multiprocessing
 import pickle
+import re
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -182,6 +184,11 @@ def _game_samples(game: _Game) -> Samples:
     )
 
 
+def _worker_start() -> None:
+    """A worker's initializer: Ctrl-C is the parent's (leaving the pool ends the workers), no worker tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
     state_dict = {k: v.detach().cpu() for k, v in net.state_dict().items()}
     net_config = asdict(net.config)
@@ -201,19 +208,38 @@ def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
         return Samples.concat(ray.get([remote.remote(*job) for job in jobs]))
     if cfg.workers == 1:
         return play_games(*jobs[0])
-    with multiprocessing.get_context("spawn").Pool(cfg.workers) as pool:
+    with multiprocessing.get_context("spawn").Pool(cfg.workers, _worker_start) as pool:
         return Samples.concat(pool.starmap(play_games, jobs))
 
 
 # -- the run -----------------------------------------------------------------------
 
+_STATE_FILE = re.compile(r"optimizer(_\d{4,})?\.pt|replay(_\d{4,})?\.npz")
+"""The names ``Run.state_files`` gives (and the unnumbered pair of older versions)."""
+
+
+def _checked_record(record: Any) -> dict[str, Any]:
+    """An iteration's record read from progress.json, or ValueError: the strength plot and the
+    log read its time and its scores (``[score, low, high]`` an opponent)."""
+    numbers = (int, float)
+    if not isinstance(record, dict) or not isinstance(record["seconds"], numbers):
+        raise ValueError(f"a history entry is not an iteration's record: {str(record)[:60]}")
+    scores = record["scores"]
+    if not isinstance(scores, dict) or not all(
+        isinstance(v, list) and len(v) == 3 and all(isinstance(x, numbers) for x in v) for v in scores.values()
+    ):
+        raise ValueError(f"a history entry's scores are not [score, low, high] lists: {str(scores)[:60]}")
+    return record
+
 
 class Run:
     """A training run in one directory: its config, network, optimizer, buffer and
-    history, created fresh or resumed from the files there."""
+    history, created fresh or resumed from the files there; ``progress``: its
+    progress bars (on stderr) are shown."""
 
-    def __init__(self, directory: str | Path, config: AZConfig) -> None:
+    def __init__(self, directory: str | Path, config: AZConfig, progress: bool = True) -> None:
         self.dir = Path(directory)
+        self.progress = progress
         self.dir.mkdir(parents=True, exist_ok=True)
         self.config = config
         self.net = PolicyValueNet(NetConfig(config.channels, config.blocks)).to(config.device)
@@ -235,6 +261,13 @@ class Run:
         """The path of an iteration's network."""
         return self.dir / f"iter_{iteration:04d}.pt"
 
+    def state_files(self, iteration: int) -> tuple[Path, Path]:
+        """The optimizer state and the replay buffer saved with an iteration's network.
+        Named by the iteration, so a kill between the writes of one save leaves the
+        files ``progress.json`` names as they were (runs of older versions: one pair
+        without the number)."""
+        return self.dir / f"optimizer_{iteration:04d}.pt", self.dir / f"replay_{iteration:04d}.npz"
+
     def _resume(self) -> None:
         progress_file = self.dir / "progress.json"
         try:
@@ -243,7 +276,7 @@ class Run:
             self.seconds = float(progress["seconds"])
             self.samples_seen = int(progress["samples"])
             self.best = str(progress["best"])
-            self.history = list(progress["history"])
+            self.history = [_checked_record(record) for record in progress["history"]]
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{str(progress_file)!r} is not a train-az progress file: {e}") from None
         net, _ = load_network(self.checkpoint(self.iteration), self.config.device)
@@ -251,7 +284,9 @@ class Run:
             raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")
         self.net = net
         self.optimizer = self._optimizer()
-        optimizer_file = self.dir / "optimizer.pt"
+        optimizer_file, replay_file = self.state_files(self.iteration)
+        if not optimizer_file.exists() and not replay_file.exists():
+            optimizer_file, replay_file = self.dir / "optimizer.pt", self.dir / "replay.npz"
         if optimizer_file.exists():
             try:
                 self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
@@ -259,17 +294,18 @@ class Run:
                 raise ValueError(f"{str(optimizer_file)!r} is not this run's optimizer state") from None
             for group in self.optimizer.param_groups:  # the command's rate, not the saved one
                 group["lr"] = self.config.learning_rate
-        if (self.dir / "replay.npz").exists():
-            self.buffer.load(self.dir / "replay.npz")
+        if replay_file.exists():
+            self.buffer.load(replay_file)
 
     def _save(self, iteration: int, losses: tuple[float, float], scores: dict[str, list[float]]) -> None:
         self.iteration = iteration
         info = {"iteration": iteration, "seconds": round(self.seconds, 1), "samples": self.samples_seen}
         save_network(self.checkpoint(iteration), self.net, info)
+        optimizer_file, replay_file = self.state_files(iteration)
         optimizer_state = io.BytesIO()
         torch.save(self.optimizer.state_dict(), optimizer_state)
-        write_bytes_atomic(self.dir / "optimizer.pt", optimizer_state.getvalue())
-        self.buffer.save(self.dir / "replay.npz")
+        write_bytes_atomic(optimizer_file, optimizer_state.getvalue())
+        self.buffer.save(replay_file)
         self.history.append(
             {"iteration": iteration, **info, "policy_loss": losses[0], "value_loss": losses[1], "scores": scores}
         )
@@ -282,11 +318,14 @@ class Run:
             "history": self.history,
         }
         write_text_atomic(self.dir / "progress.json", json.dumps(progress, indent=1))
+        for path in self.dir.iterdir():  # the previous iteration's, no longer named by progress.json
+            if _STATE_FILE.fullmatch(path.name) and path not in (optimizer_file, replay_file):
+                path.unlink(missing_ok=True)
 
     def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)
         c = self.config
-        with tqdm(total=steps, desc=label, unit="step", leave=False) as bar:
+        with tqdm(total=steps, desc=label, unit="step", leave=False, disable=not self.progress) as bar:
             return train_steps(self.net, self.optimizer, data, steps, c.minibatch, rng, c.device, bar.update, anneal)
 
     def warm_start(self, evaluate: EvaluateHook | None = None) -> None:
@@ -294,7 +333,7 @@ class Run:
         result is rated against the ladder by ``evaluate`` (there is no best yet)."""
         c = self.config
         start = time.monotonic()
-        with tqdm(total=c.warm_start, desc="labelling positions", unit="pos") as bar:
+        with tqdm(total=c.warm_start, desc="labelling positions", unit="pos", disable=not self.progress) as bar:
             data = labelled_positions(
                 c.warm_start, c.warm_depth, seed=c.seed, progress=bar.update,
                 exact_empties=c.warm_exact, value_mix=c.warm_value_mix,
@@ -335,11 +374,15 @@ class Run:
 
 
 def train(
-    directory: str | Path, config: AZConfig, evaluate: EvaluateHook | None = None, log: Callable[[str], None] = print
+    directory: str | Path,
+    config: AZConfig,
+    evaluate: EvaluateHook | None = None,
+    log: Callable[[str], None] = print,
+    progress: bool = True,
 ) -> Run:
-    """Run (or resume) the loop in ``directory`` up to ``config.iterations``."""
+    """Run (or resume) the loop in ``directory`` up to ``config.iterations`` (``progress``: with progress bars)."""
     torch.manual_seed(config.seed)
-    run = Run(directory, config)
+    run = Run(directory, config, progress)
     if run.iteration < 0 and config.warm_start:
         run.warm_start(evaluate)
         shown = _scores_text(run.history[-1]["scores"])

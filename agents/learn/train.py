@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import signal
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -79,6 +79,7 @@ _WORKER_WEIGHTS: np.ndarray | None = None
 
 def _set_worker_weights(weights: np.ndarray | None) -> None:
     global _WORKER_WEIGHTS  # a process pool's initializer: one copy of the weights a worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends the pool, no worker tracebacks
     _WORKER_WEIGHTS = weights
 
 
@@ -111,10 +112,12 @@ def play_round(
             parts.append(generate(size, weights, s, config))
             tick(size)
         return Positions.concatenate(parts)
-    with ProcessPoolExecutor(workers, get_context("spawn"), _set_worker_weights, (weights,)) as pool:
-        futures = [pool.submit(_worker_generate, size, s, config) for size, s in zip(sizes, seeds, strict=True)]
-        for size, future in zip(sizes, futures, strict=True):
-            parts.append(future.result())
+    # A Pool, not a ProcessPoolExecutor: leaving it (a Ctrl-C, an error) terminates the workers
+    # at once; the executor would first play every chunk still queued.
+    with get_context("spawn").Pool(workers, _set_worker_weights, (weights,)) as pool:
+        results = [pool.apply_async(_worker_generate, (size, s, config)) for size, s in zip(sizes, seeds, strict=True)]
+        for size, result in zip(sizes, results, strict=True):
+            parts.append(result.get())
             tick(size)
     return Positions.concatenate(parts)
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from numba import float32, float64, njit, uint64
 
-from agents.datafiles import read_npz, write_bytes_atomic
+from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.ladder import _TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
@@ -453,7 +453,7 @@ def read_weights(path: str | Path) -> PatternWeights:
         raise CorruptWeightsError(str(e)) from None
     try:
         weights = np.ascontiguousarray(arrays["weights"], dtype=np.float32)
-        metadata = json.loads(str(arrays["metadata"]))
+        metadata = load_json(str(arrays["metadata"]))
     except (ValueError, TypeError) as e:
         raise CorruptWeightsError(f"{str(path)!r} is not a pattern-weights file: {e}") from None
     if weights.shape != (N_PHASES, N_WEIGHTS) or not isinstance(metadata, dict):

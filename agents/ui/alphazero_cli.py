@@ -20,7 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES
-from agents.ui.options import bounded_int, player_spec, positive_float, positive_int
+from agents.ui.options import bounded_int, player_spec, positive_float, positive_int, seed_int
+
+count = bounded_int(0, 10**9)
+"""An argument type: a count that may be 0 (iterations, steps, positions, simulations)."""
 
 TRAIN_EPILOG = """\
 Run the same command again after a kill or Ctrl-C: it resumes from the last
@@ -39,7 +42,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--out", required=True, metavar="DIR", help="run directory (created, or resumed if it holds a run)")
-    p.add_argument("--iterations", type=int, default=10, help="train up to this iteration (default 10)")
+    p.add_argument("--iterations", type=count, default=10, help="train up to this iteration (default 10)")
     p.add_argument("--games", type=positive_int, default=32, help="self-play games an iteration (default 32)")
     p.add_argument("--simulations", type=positive_int, default=64, help="search simulations a move (default 64)")
     p.add_argument(
@@ -51,7 +54,7 @@ def register(sub: Any) -> None:
         "--backend", choices=("local", "ray"), default="local", help="worker processes (default) or Ray tasks"
     )
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--train-steps", type=int, default=200, help="training steps an iteration (default 200)")
+    p.add_argument("--train-steps", type=count, default=200, help="training steps an iteration (default 200)")
     p.add_argument(
         "--learning-rate", type=positive_float, default=1e-3, help="AdamW rate of every training step (default 1e-3)"
     )
@@ -62,7 +65,7 @@ def register(sub: Any) -> None:
     p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
     p.add_argument(
         "--warm-start",
-        type=int,
+        type=count,
         default=0,
         metavar="N",
         help="first learn N alpha-beta-labelled positions (default 0: no warm start)",
@@ -88,12 +91,14 @@ def register(sub: Any) -> None:
         action="store_false",
         help="keep the learning rate constant in the warm start (default: cosine down to 0)",
     )
-    p.add_argument("--warm-steps", type=int, default=2000, help="training steps on the warm-start data (default 2000)")
+    p.add_argument(
+        "--warm-steps", type=count, default=2000, help="training steps on the warm-start data (default 2000)"
+    )
     p.add_argument(
         "--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation (default 20)"
     )
     p.add_argument(
-        "--eval-sims", type=int, default=0, help="simulations a move in evaluation (default 0: the raw policy)"
+        "--eval-sims", type=count, default=0, help="simulations a move in evaluation (default 0: the raw policy)"
     )
     p.add_argument(
         "--eval-against",
@@ -104,7 +109,8 @@ def register(sub: Any) -> None:
         help="ladder opponents (default greedy)",
     )
     p.add_argument("--device", default="cpu", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars (logs, CI)")
     p.set_defaults(func=run_train_az)
 
 
@@ -123,7 +129,7 @@ def run_train_az(args: argparse.Namespace) -> int:
     try:
         config = AZConfig(**values)
         evaluate = _arena_evaluation(args) if args.eval_games else None
-        train(args.out, config, evaluate)
+        train(args.out, config, evaluate, progress=not args.no_progress)
     except (ValueError, OSError) as e:
         print(f"reversi train-az: {e}", file=sys.stderr)
         return 1

@@ -4,6 +4,8 @@ after a stop, the Ray backend runs the same loop, and the command line works."""
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,7 @@ import pytest
 import torch
 from conftest import run_cli, run_example
 
-from agents.learn.alphazero import AZConfig, play_games, train
+from agents.learn.alphazero import AZConfig, Run, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
 from agents.ui.cli import main
 from reversi_env import GameState
@@ -60,7 +62,7 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     assert again.optimizer.param_groups[0]["lr"] == 4e-4  # the resumed command's rate, not the saved one
     assert [h["iteration"] for h in again.history] == [0, 1, 2]
     assert again.samples_seen > seen and again.seconds > seconds
-    assert len(again.buffer) == again.samples_seen  # the buffer came back from replay.npz
+    assert len(again.buffer) == again.samples_seen  # the buffer came back from replay_0001.npz
     saved, info = load_network(tmp_path / "iter_0001.pt")
     for k, v in saved.state_dict().items():
         torch.testing.assert_close(v, weights[k])
@@ -71,6 +73,36 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     # Asking for a different network in the same directory is refused with a clear message.
     with pytest.raises(ValueError, match="saved network"):
         train(tmp_path, AZConfig(iterations=3, **{**TINY, "channels": 16}), log=logs.append)
+
+
+def test_a_kill_before_progress_json_is_written_resumes_as_if_it_had_not_started(tmp_path: Path) -> None:
+    # Killed in the middle of iteration 2's save: its network, optimizer state and replay buffer
+    # on disk, progress.json still at iteration 1. The resumed run must redo iteration 2 from
+    # iteration 1's state, not from iteration 2's buffer (its samples twice) and optimizer.
+    tiny = {"games": 1, "simulations": 2, "train_steps": 2, "minibatch": 16, "channels": 8, "blocks": 1}
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    train(whole, AZConfig(iterations=1, **tiny), log=lambda _: None)
+    shutil.copytree(whole, killed)
+    train(whole, AZConfig(iterations=2, **tiny), log=lambda _: None)
+    for path in whole.iterdir():
+        if path.name != "progress.json":
+            shutil.copy(path, killed / path.name)
+    run = train(killed, AZConfig(iterations=2, **tiny), log=lambda _: None)
+    assert len(run.buffer) == run.samples_seen
+    expected, resumed = load_network(whole / "iter_0002.pt")[0], load_network(killed / "iter_0002.pt")[0]
+    for name, value in expected.state_dict().items():
+        torch.testing.assert_close(resumed.state_dict()[name], value)
+    assert sorted(p.name for p in killed.iterdir()) == sorted(p.name for p in whole.iterdir())
+
+
+def test_a_run_of_the_unnumbered_state_files_resumes_with_them(tmp_path: Path) -> None:
+    shape = {"channels": 8, "blocks": 1}
+    config = AZConfig(iterations=0, warm_start=20, warm_depth=1, warm_steps=1, minibatch=8, **shape)
+    saved = len(train(tmp_path, config, log=lambda _: None).buffer)
+    (tmp_path / "optimizer_0000.pt").rename(tmp_path / "optimizer.pt")
+    (tmp_path / "replay_0000.npz").rename(tmp_path / "replay.npz")
+    run = Run(tmp_path, config)
+    assert len(run.buffer) == saved > 0 and run.optimizer.state_dict()["state"]
 
 
 def test_ray_backend_runs_the_loop_on_a_real_local_ray(tmp_path: Path) -> None:
@@ -101,6 +133,14 @@ def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pyte
     assert "--eval-games" in capsys.readouterr().err
 
 
+def test_train_az_no_progress_writes_no_bars(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = ["--games", "1", "--simulations", "2", "--train-steps", "1", "--channels", "8", "--blocks", "1"]
+    warm = ["--warm-start", "20", "--warm-depth", "1", "--warm-steps", "1", "--eval-games", "0"]
+    assert main(["train-az", "--out", str(tmp_path), "--iterations", "1", *tiny, *warm, "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "iteration 1:" in out  # a log keeps the lines, not bars redrawn with \r
+
+
 def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     args = ("--iterations", "2", "--games", "2", "--simulations", "8", "--steps", "3")
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
@@ -108,10 +148,46 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "0"], "--games: must be >= 1"),
+        (["--simulations", "-1"], "--simulations: must be >= 1"),
+        (["--out", "no/such/dir/net.pt"], "--out 'no/such/dir/net.pt': no directory"),
+    ],
+)
+def test_the_example_refuses_bad_options_before_any_work(
+    usage_error: Callable[[str, list[str]], str], args: list[str], message: str
+) -> None:
+    # They were a traceback: AZConfig's ValueError, or the save after the first iteration's work.
+    assert message in usage_error("alphazero.py", args)
+
+
 def test_train_az_refuses_a_bad_device_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train-az", "--out", str(tmp_path / "run"), "--device", "tpu9", "--iterations", "0"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "tpu9" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "-1"], "--seed: must be from 0 to"),
+        (["--eval-sims", "-1"], "--eval-sims: must be from 0 to"),
+        (["--warm-steps", "-1"], "--warm-steps: must be from 0 to"),
+        (["--iterations", "-1"], "--iterations: must be from 0 to"),
+    ],
+)
+def test_train_az_bad_numbers_are_usage_errors_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    # A negative --eval-sims used to be found only by the first evaluation, after an iteration's
+    # self-play and training; a negative --seed deep in self-play, as numpy's "expected non-negative integer".
+    out = tmp_path / "run"
+    tiny = ["--games", "1", "--simulations", "2", "--train-steps", "1", "--channels", "8", "--blocks", "1"]
+    status, err = run_cli(["train-az", "--out", str(out), "--iterations", "1", *tiny, *argv], capsys)
+    assert status == 2 and message in err.splitlines()[-1] and "Traceback" not in err
+    assert not out.exists()
 
 
 def _corrupt(path: Path, kind: str) -> None:
@@ -122,6 +198,9 @@ def _corrupt(path: Path, kind: str) -> None:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     elif kind == "text":
         path.write_text("garbage")
+    elif kind == "history":  # valid JSON, but a record the strength plot cannot read (was a TypeError after the work)
+        progress = json.loads(path.read_text())
+        path.write_text(json.dumps({**progress, "history": [1]}))
     else:  # a real torch file of something else
         torch.save({"weights": torch.zeros(3)}, path)
 
@@ -129,13 +208,14 @@ def _corrupt(path: Path, kind: str) -> None:
 @pytest.mark.parametrize(
     ("name", "kind", "message"),
     [
-        ("replay.npz", "empty", "replay.npz' is not a replay buffer: not an .npz archive"),
-        ("replay.npz", "truncated", "replay.npz' is not a replay buffer: not an .npz archive"),
+        ("replay_0000.npz", "empty", "replay_0000.npz' is not a replay buffer: not an .npz archive"),
+        ("replay_0000.npz", "truncated", "replay_0000.npz' is not a replay buffer: not an .npz archive"),
         ("iter_0000.pt", "empty", "iter_0000.pt' is not a saved policy-value network of this project"),
         ("iter_0000.pt", "text", "iter_0000.pt' is not a saved policy-value network of this project"),
         ("iter_0000.pt", "other", "iter_0000.pt' is not a saved policy-value network of this project"),
-        ("optimizer.pt", "truncated", "optimizer.pt' is not this run's optimizer state"),
+        ("optimizer_0000.pt", "truncated", "optimizer_0000.pt' is not this run's optimizer state"),
         ("progress.json", "truncated", "progress.json' is not a train-az progress file"),
+        ("progress.json", "history", "progress.json' is not a train-az progress file: a history entry"),
     ],
 )
 def test_resuming_with_a_corrupt_file_is_one_line_naming_it(

@@ -3,7 +3,11 @@ on a tiny budget (in this process, local processes and a real local Ray), and th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import signal
+import time
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +17,7 @@ from conftest import run_cli
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
 from agents.learn.train import TrainConfig, load_data, play_round, save_data, train
+from agents.play.processes import descendants
 from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position
 from agents.search.evaluation import DISC, Evaluation
@@ -170,6 +175,34 @@ def test_local_processes_give_the_same_positions_as_one_process() -> None:
     two = play_round(120, weights, 5, 1, SelfPlayConfig(), workers=2)
     assert len(one) > 120 * 40
     assert np.array_equal(one.p, two.p) and np.array_equal(one.label, two.label)
+
+
+def _pool_workers() -> list[int]:
+    """This process's worker processes (not multiprocessing's resource tracker)."""
+    found = []
+    for pid in descendants(os.getpid()):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
+def test_ctrl_c_stops_the_workers_without_their_tracebacks(capfd: pytest.CaptureFixture[str]) -> None:
+    # A terminal's Ctrl-C goes to the whole process group: here to both workers and this process, once
+    # the first chunk is in (the workers are at work). Each worker used to print its KeyboardInterrupt.
+    def ctrl_c(_games: int) -> None:
+        time.sleep(0.5)
+        for pid in _pool_workers():
+            os.kill(pid, signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        play_round(200, None, 0, 0, SelfPlayConfig(exact_empties=6), workers=2, advance=ctrl_c)
+    deadline = time.monotonic() + 10
+    while _pool_workers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _pool_workers() == []  # the pool ended its workers, not left them the queued chunks
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_ray_gives_the_same_positions_as_one_process() -> None:

@@ -3,12 +3,19 @@ then the saved models played through ``agents.adapt`` in full games."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import pickle
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+import gymnasium
+import numpy as np
 import pytest
+import torch
 from conftest import EXAMPLES, assert_plays_full_legal_games, run_example
 from sb3_contrib import MaskablePPO
 
@@ -92,6 +99,71 @@ def test_play_without_a_model_says_so(tmp_path: Path) -> None:
     assert "no model at none.zip" in proc.stderr
 
 
+def _with_pickled_entry(model: Path, out: Path, marker: Path) -> None:
+    """``model`` with one more entry pickled in its data, as SB3 stores some: unpickling it creates ``marker``."""
+
+    class Payload:
+        def __reduce__(self) -> tuple[object, tuple[Path]]:
+            return Path.touch, (marker,)
+
+    with zipfile.ZipFile(model) as archive:
+        items = {name: archive.read(name) for name in archive.namelist()}
+    data = json.loads(items["data"])
+    payload = base64.b64encode(pickle.dumps(Payload())).decode()
+    data["lr_schedule"] = {":type:": "<class 'function'>", ":serialized:": payload}
+    items["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, content in items.items():
+            archive.writestr(name, content)
+
+
+def test_loading_a_model_unpickles_nothing_from_the_file(
+    trained: tuple[Path, str], tmp_path: Path, examples_importable: Path
+) -> None:
+    from train_maskable_ppo import load_model
+
+    out, _ = trained
+    marker, foreign = tmp_path / "code_ran", tmp_path / "foreign.zip"
+    _with_pickled_entry(out / "m.zip", foreign, marker)
+    load_model(str(foreign))
+    assert not marker.exists()  # MaskablePPO.load(foreign) creates it
+    model = load_model(str(out / "m.zip"))
+    with zipfile.ZipFile(out / "m.zip") as archive, archive.open("policy.pth") as weights:
+        saved = torch.load(io.BytesIO(weights.read()), weights_only=True)
+    for name, value in model.policy.state_dict().items():
+        torch.testing.assert_close(value, saved[name])
+    assert_plays_full_legal_games(adapt(model), games=1)
+
+
+def test_playing_a_file_that_is_not_a_model_is_one_line(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from train_maskable_ppo import main
+
+    (tmp_path / "m.zip").write_text("not a model")
+    assert main(["--play", "--save", str(tmp_path / "m.zip")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a MaskablePPO model of this example" in err, err
+
+
+def test_a_seeded_run_meets_the_same_opponent_games(examples_importable: Path) -> None:
+    # --opponent greedy was unseeded (its random tie-breaks): one --seed gave other weights each run.
+    from train_maskable_ppo import make_env_factory
+
+    def boards(make: Callable[[], gymnasium.Env]) -> list[bytes]:
+        env, seen = make(), []
+        observation, _ = env.reset(seed=0)
+        done = False
+        while not done:  # the learner always takes its first legal move; the opponent answers
+            action = int(np.flatnonzero(observation["action_mask"])[0])
+            observation, _, done, _, _ = env.step(action)
+            seen.append(observation["observation"].tobytes())
+        return seen
+
+    first, second = make_env_factory("greedy", "win", seed=3), make_env_factory("greedy", "win", seed=3)
+    assert [boards(first) for _ in range(3)] == [boards(second) for _ in range(3)]
+
+
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:
     args = (*TINY, "--benchmarks", "random", "--snapshot-every", "64", "--pool-size", "3", "--save", "s.zip")
     proc = run_example("selfplay_ppo.py", *args, cwd=tmp_path)
@@ -111,6 +183,10 @@ def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> Non
         ("train_maskable_ppo.py", ["--benchmarks", "random,champion"], "choose among random, greedy"),
         ("train_maskable_ppo.py", ["--eval-games", "0"], "must be >= 1"),
         ("selfplay_ppo.py", ["--pool-size", "0"], "--pool-size must be >= 1"),
+        # Checked before training, not by the save after it.
+        ("train_maskable_ppo.py", ["--save", "/proc/version/m.zip"], "--save '/proc/version/m.zip': no directory"),
+        ("train_maskable_ppo.py", ["--plot", "/proc/curve.png"], "--plot '/proc/curve.png': cannot create a file in"),
+        ("selfplay_ppo.py", ["--save", "/"], "--save '/': is a directory"),
     ],
 )
 def test_bad_command_lines_are_usage_errors(

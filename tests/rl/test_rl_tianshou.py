@@ -39,6 +39,7 @@ def test_dqn_trains_saves_and_plays_legal_games(
         (["--epochs", "0"], "--epochs must be >= 1"),
         (["--opponent", "grandmaster"], "--opponent"),
         (["--play-as", "red"], "invalid choice"),
+        (["--save", "/proc/version/q.pt"], "--save '/proc/version/q.pt': no directory '/proc/version'"),
     ],
 )
 def test_bad_command_lines_are_usage_errors(

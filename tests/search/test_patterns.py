@@ -213,7 +213,7 @@ def test_weights_float16_cannot_hold_are_refused_and_not_written(tmp_path: Path)
     assert not path.exists() and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("kind", ["garbage", "text", "pickled", "shape", "nan", "no-metadata"])
+@pytest.mark.parametrize("kind", ["garbage", "text", "pickled", "shape", "nan", "no-metadata", "deep-metadata"])
 def test_a_corrupt_weights_file_is_one_clear_error(tmp_path: Path, kind: str) -> None:
     path = tmp_path / "w.npz"
     if kind == "garbage":
@@ -226,6 +226,9 @@ def test_a_corrupt_weights_file_is_one_clear_error(tmp_path: Path, kind: str) ->
         np.savez(path, weights=np.zeros((3, 3), np.float16), metadata=np.array("{}"))
     elif kind == "nan":
         np.savez(path, weights=np.full((pt.N_PHASES, pt.N_WEIGHTS), np.nan, np.float16), metadata=np.array("{}"))
+    elif kind == "deep-metadata":  # was a RecursionError from json.loads
+        deep = "[" * 100_000 + "]" * 100_000
+        np.savez(path, weights=np.zeros((pt.N_PHASES, pt.N_WEIGHTS), np.float16), metadata=np.array(deep))
     else:
         np.savez(path, weights=np.zeros((pt.N_PHASES, pt.N_WEIGHTS), np.float16))
     with pytest.raises(pt.CorruptWeightsError, match=r"w\.npz") as raised:
