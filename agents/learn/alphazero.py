@@ -10,7 +10,9 @@ and the result is saved as ``iter_NNNN.pt``. An optional ``evaluate`` hook
 best one so far and the ladder; a checkpoint that beats the best by more than
 ``promote`` becomes the best. ``progress.json`` holds the history; a run that
 was killed continues from its last checkpoint when started again on the same
-directory. ``strength.png`` plots the scores against training time.
+directory, with the settings it was made with (``CHANGEABLE_ON_RESUME`` lists
+the ones a resumed run may change; ``progress.json`` records each change).
+``strength.png`` plots the scores against training time.
 
 Optionally the run starts with a supervised warm start (``warm_start``
 positions labelled by alpha-beta, ``agents.learn.supervised``), as AlphaGo
@@ -112,6 +114,21 @@ class AZConfig:
             dirichlet_alpha=self.dirichlet_alpha,
             gumbel=self.gumbel,
         )
+
+
+CHANGEABLE_ON_RESUME = frozenset(
+    {"iterations", "learning_rate", "workers", "parallel_games", "backend", "address", "device"}
+)
+"""The settings a resumed run may change: how far it goes, the rate of the steps to come
+(lowered after the warm start, say) and where the self-play runs. The others say what the
+run is (its seed, games, search, network, training) and must be the saved ones."""
+
+
+def saved_config(directory: str | Path) -> dict[str, Any]:
+    """The settings of the run in ``directory`` (those of its last iteration) as saved in
+    progress.json, {} when it holds no run; ValueError for a progress.json that is not one."""
+    path = Path(directory) / "progress.json"
+    return dict(_read_progress(path)["configs"][-1]["config"]) if path.exists() else {}
 
 
 # -- self-play ---------------------------------------------------------------------
@@ -222,7 +239,9 @@ def _checked_record(record: Any) -> dict[str, Any]:
     """An iteration's record read from progress.json, or ValueError: the strength plot and the
     log read its time and its scores (``[score, low, high]`` an opponent)."""
     numbers = (int, float)
-    if not isinstance(record, dict) or not isinstance(record["seconds"], numbers):
+    if not isinstance(record, dict) or not all(
+        isinstance(record[key], numbers) for key in ("iteration", "seconds", "policy_loss", "value_loss")
+    ):
         raise ValueError(f"a history entry is not an iteration's record: {str(record)[:60]}")
     scores = record["scores"]
     if not isinstance(scores, dict) or not all(
@@ -230,6 +249,43 @@ def _checked_record(record: Any) -> dict[str, Any]:
     ):
         raise ValueError(f"a history entry's scores are not [score, low, high] lists: {str(scores)[:60]}")
     return record
+
+
+def _checked_config(entry: Any) -> dict[str, Any]:
+    """A ``configs`` entry of progress.json (``{"from_iteration": n, "config": {...}}``), or
+    ValueError: its settings are AZConfig fields of the fields' types (older runs lack the newer ones)."""
+    if not isinstance(entry, dict) or not isinstance(entry["from_iteration"], int):
+        raise ValueError(f"a configs entry is not a run's settings: {str(entry)[:60]}")
+    config = entry["config"]
+    if not isinstance(config, dict):
+        raise ValueError(f"the saved config is not a dict of settings: {str(config)[:60]}")
+    defaults = asdict(AZConfig())
+    widened = {float: (int, float), type(None): (str, type(None))}  # a float may be written 1; address: None or str
+    for name, value in config.items():
+        if name not in defaults or type(value) not in widened.get(type(defaults[name]), (type(defaults[name]),)):
+            raise ValueError(f"the saved setting {name}={str(value)[:30]} is not one of this version's")
+    return {"from_iteration": entry["from_iteration"], "config": config}
+
+
+def _read_progress(path: Path) -> dict[str, Any]:
+    """progress.json checked: its numbers, best, history and configs (a run of an older
+    version has one ``config``: it stands for the whole run); ValueError naming the file."""
+    try:
+        progress = load_json(path.read_bytes())
+        history = [_checked_record(record) for record in progress["history"]]
+        if not history:
+            raise ValueError("its history is empty")
+        legacy = [{"from_iteration": history[0]["iteration"], "config": progress.get("config", {})}]
+        return {
+            "iteration": int(progress["iteration"]),
+            "seconds": float(progress["seconds"]),
+            "samples": int(progress["samples"]),
+            "best": str(progress["best"]),
+            "history": history,
+            "configs": [_checked_config(entry) for entry in progress.get("configs") or legacy],
+        }
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise ValueError(f"{str(path)!r} is not a train-az progress file: {e}") from None
 
 
 class Run:
@@ -250,6 +306,7 @@ class Run:
         self.samples_seen = 0
         self.best = ""
         self.history: list[dict[str, Any]] = []
+        self.configs: list[dict[str, Any]] = []  # the settings of each stretch of iterations
         if (self.dir / "progress.json").exists():
             self._resume()
 
@@ -269,16 +326,21 @@ class Run:
         return self.dir / f"optimizer_{iteration:04d}.pt", self.dir / f"replay_{iteration:04d}.npz"
 
     def _resume(self) -> None:
-        progress_file = self.dir / "progress.json"
-        try:
-            progress = load_json(progress_file.read_bytes())
-            self.iteration = int(progress["iteration"])
-            self.seconds = float(progress["seconds"])
-            self.samples_seen = int(progress["samples"])
-            self.best = str(progress["best"])
-            self.history = [_checked_record(record) for record in progress["history"]]
-        except (ValueError, KeyError, TypeError) as e:
-            raise ValueError(f"{str(progress_file)!r} is not a train-az progress file: {e}") from None
+        progress = _read_progress(self.dir / "progress.json")
+        self.iteration = progress["iteration"]
+        self.seconds = progress["seconds"]
+        self.samples_seen = progress["samples"]
+        self.best = progress["best"]
+        self.history = progress["history"]
+        self.configs = progress["configs"]
+        saved, asked = self.configs[-1]["config"], asdict(self.config)
+        differ = [name for name in saved if name not in CHANGEABLE_ON_RESUME and saved[name] != asked[name]]
+        if differ:
+            raise ValueError(
+                f"{self.dir}: the run there was made with {', '.join(f'{k}={saved[k]}' for k in differ)}, "
+                f"the command asks for {', '.join(f'{k}={asked[k]}' for k in differ)}; "
+                "leave these options out to continue it, or give a new --out to start another run"
+            )
         net, _ = load_network(self.checkpoint(self.iteration), self.config.device)
         if net.config != self.net.config:
             raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")
@@ -314,7 +376,8 @@ class Run:
             "seconds": self.seconds,
             "samples": self.samples_seen,
             "best": self.best,
-            "config": asdict(self.config),
+            "config": self.configs[-1]["config"],
+            "configs": self.configs,
             "history": self.history,
         }
         write_text_atomic(self.dir / "progress.json", json.dumps(progress, indent=1))
@@ -332,6 +395,7 @@ class Run:
         """Iteration 0: alpha-beta-labelled positions, then supervised steps; the
         result is rated against the ladder by ``evaluate`` (there is no best yet)."""
         c = self.config
+        self._record_config(0)
         start = time.monotonic()
         with tqdm(total=c.warm_start, desc="labelling positions", unit="pos", disable=not self.progress) as bar:
             data = labelled_positions(
@@ -345,32 +409,40 @@ class Run:
         self.best = self.checkpoint(0).name
         self._save(0, losses, {})
         if evaluate is not None:
-            scores = evaluate(self.checkpoint(0), None, 0)
-            self.history.pop()
-            self._save(0, losses, scores)
-            plot_strength(self.history, self.dir / "strength.png")
+            self.evaluate_last(evaluate)
 
     def iterate(self, iteration: int, evaluate: EvaluateHook | None) -> dict[str, Any]:
         """One self-play, training and evaluation iteration; returns its record."""
         c = self.config
+        self._record_config(iteration)
         start = time.monotonic()
         samples = _self_play(self.net, c, iteration)
         self.buffer.add(samples)
         self.samples_seen += len(samples)
         losses = self._train(self.buffer.data, c.train_steps, f"training {iteration}", c.seed + iteration)
         self.seconds += time.monotonic() - start
-        previous_best = self.dir / self.best if self.best else None
         self._save(iteration, losses, {})
-        scores: dict[str, list[float]] = {}
-        if evaluate is not None:
-            scores = evaluate(self.checkpoint(iteration), previous_best, iteration)
-        best_score = scores.get("best", [1.0])[0] if previous_best is not None else 1.0
-        if best_score > c.promote or not self.best:
-            self.best = self.checkpoint(iteration).name
-        self.history.pop()
-        self._save(iteration, losses, scores)
-        plot_strength(self.history, self.dir / "strength.png")
+        self.evaluate_last(evaluate)
         return self.history[-1]
+
+    def evaluate_last(self, evaluate: EvaluateHook | None) -> None:
+        """Score the last saved iteration with ``evaluate`` against the best before it and
+        promote it, then save its scores; the step after ``iterate``'s save, which a resumed
+        run redoes when a kill came before the scores were saved."""
+        checkpoint, record = self.checkpoint(self.iteration), self.history[-1]
+        previous_best = self.dir / self.best if self.best not in ("", checkpoint.name) else None
+        scores = evaluate(checkpoint, previous_best, self.iteration) if evaluate is not None else {}
+        if previous_best is None or scores.get("best", [1.0])[0] > self.config.promote:
+            self.best = checkpoint.name
+        self.history.pop()
+        self._save(self.iteration, (record["policy_loss"], record["value_loss"]), scores)
+        plot_strength(self.history, self.dir / "strength.png")
+
+    def _record_config(self, iteration: int) -> None:
+        """Note the settings ``iteration`` is made with when they are not those of the one before."""
+        config = asdict(self.config)
+        if not self.configs or self.configs[-1]["config"] != config:
+            self.configs.append({"from_iteration": iteration, "config": config})
 
 
 def train(
@@ -389,6 +461,9 @@ def train(
         log(f"warm start: {run.samples_seen} positions, {run.seconds:.0f} s{shown} -> {run.checkpoint(0).name}")
     elif run.iteration >= 0:
         log(f"resuming {run.dir} after iteration {run.iteration} ({run.seconds:.0f} s of training so far)")
+        if evaluate is not None and not run.history[-1]["scores"]:  # killed while it was being evaluated
+            run.evaluate_last(evaluate)
+            log(f"iteration {run.iteration} evaluated{_scores_text(run.history[-1]['scores'])}; best {run.best}")
     for iteration in range(max(run.iteration + 1, 1), config.iterations + 1):
         record = run.iterate(iteration, evaluate)
         log(

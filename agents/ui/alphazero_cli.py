@@ -27,8 +27,12 @@ count = bounded_int(0, 10**9)
 
 TRAIN_EPILOG = """\
 Run the same command again after a kill or Ctrl-C: it resumes from the last
-checkpoint in --out (raise --iterations to train further). The shipped network
-and the command that made it are described in docs/alphazero.md.
+checkpoint in --out (raise --iterations to train further). A resume takes the
+run's saved settings for the options it leaves out; it may change
+--iterations, --learning-rate, --workers, --parallel-games, --backend,
+--address, --device and the --eval options, and is refused if it gives other
+settings that differ from the run's. The shipped network and the command that
+made it are described in docs/alphazero.md.
 """
 
 
@@ -40,48 +44,38 @@ def register(sub: Any) -> None:
         description="AlphaZero: self-play with a network-guided search, training, a checkpoint every iteration.",
         epilog=TRAIN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=argparse.SUPPRESS,  # a run's settings left out: the saved run's, else AZConfig's
     )
     p.add_argument("--out", required=True, metavar="DIR", help="run directory (created, or resumed if it holds a run)")
-    p.add_argument("--iterations", type=count, default=10, help="train up to this iteration (default 10)")
-    p.add_argument("--games", type=positive_int, default=32, help="self-play games an iteration (default 32)")
-    p.add_argument("--simulations", type=positive_int, default=64, help="search simulations a move (default 64)")
-    p.add_argument(
-        "--parallel-games", type=positive_int, default=16, help="games a worker plays side by side (default 16)"
-    )
+    p.add_argument("--iterations", type=count, help="train up to this iteration (default 10)")
+    p.add_argument("--games", type=positive_int, help="self-play games an iteration (default 32)")
+    p.add_argument("--simulations", type=positive_int, help="search simulations a move (default 64)")
+    p.add_argument("--parallel-games", type=positive_int, help="games a worker plays side by side (default 16)")
     p.add_argument("--gumbel", action="store_true", help="Gumbel root selection in self-play (small budgets)")
-    p.add_argument("--workers", type=positive_int, default=1, help="self-play workers (default 1)")
-    p.add_argument(
-        "--backend", choices=("local", "ray"), default="local", help="worker processes (default) or Ray tasks"
-    )
+    p.add_argument("--workers", type=positive_int, help="self-play workers (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), help="worker processes (default) or Ray tasks")
     p.add_argument("--address", help="Ray cluster address (default: start a local Ray)")
-    p.add_argument("--train-steps", type=count, default=200, help="training steps an iteration (default 200)")
-    p.add_argument(
-        "--learning-rate", type=positive_float, default=1e-3, help="AdamW rate of every training step (default 1e-3)"
-    )
-    p.add_argument(
-        "--buffer", type=positive_int, default=100_000, help="replay buffer size in positions (default 100000)"
-    )
-    p.add_argument("--channels", type=positive_int, default=32, help="residual tower width (default 32)")
-    p.add_argument("--blocks", type=positive_int, default=3, help="residual blocks (default 3)")
+    p.add_argument("--train-steps", type=count, help="training steps an iteration (default 200)")
+    p.add_argument("--learning-rate", type=positive_float, help="AdamW rate of every training step (default 1e-3)")
+    p.add_argument("--buffer", type=positive_int, help="replay buffer size in positions (default 100000)")
+    p.add_argument("--channels", type=positive_int, help="residual tower width (default 32)")
+    p.add_argument("--blocks", type=positive_int, help="residual blocks (default 3)")
     p.add_argument(
         "--warm-start",
         type=count,
-        default=0,
         metavar="N",
         help="first learn N alpha-beta-labelled positions (default 0: no warm start)",
     )
-    p.add_argument("--warm-depth", type=positive_int, default=4, help="alpha-beta depth of the labels (default 4)")
+    p.add_argument("--warm-depth", type=positive_int, help="alpha-beta depth of the labels (default 4)")
     p.add_argument(
         "--warm-exact",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
-        default=14,
         metavar="E",
         help=f"label exactly from E empty squares on, at most {MAX_SOLVED_EMPTIES} (default 14)",
     )
     p.add_argument(
         "--warm-value-mix",
         type=float,
-        default=0.0,
         metavar="W",
         help="value target: W x final result + (1 - W) x the search's value (default 0)",
     )
@@ -91,9 +85,7 @@ def register(sub: Any) -> None:
         action="store_false",
         help="keep the learning rate constant in the warm start (default: cosine down to 0)",
     )
-    p.add_argument(
-        "--warm-steps", type=count, default=2000, help="training steps on the warm-start data (default 2000)"
-    )
+    p.add_argument("--warm-steps", type=count, help="training steps on the warm-start data (default 2000)")
     p.add_argument(
         "--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation (default 20)"
     )
@@ -108,9 +100,9 @@ def register(sub: Any) -> None:
         metavar="SPEC",
         help="ladder opponents (default greedy)",
     )
-    p.add_argument("--device", default="cpu", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
-    p.add_argument("--seed", type=seed_int, default=0, help="seed of the whole run (default 0)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars (logs, CI)")
+    p.add_argument("--device", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
+    p.add_argument("--seed", type=seed_int, help="seed of the whole run (default 0)")
+    p.add_argument("--no-progress", action="store_true", default=False, help="no progress bars (logs, CI)")
     p.set_defaults(func=run_train_az)
 
 
@@ -118,17 +110,17 @@ def run_train_az(args: argparse.Namespace) -> int:
     """The ``train-az`` command; returns the exit status."""
     import torch
 
-    from agents.learn.alphazero import AZConfig, train
+    from agents.learn.alphazero import AZConfig, saved_config, train
 
     if args.eval_games < 0 or args.eval_games % 2:
         print("reversi train-az: --eval-games must be an even number >= 0", file=sys.stderr)
         return 2
     torch.set_num_threads(1)
     known = {f.name for f in fields(AZConfig)}
-    values = {k: v for k, v in vars(args).items() if k in known and v is not None}
+    given = {k: v for k, v in vars(args).items() if k in known}
     try:
-        config = AZConfig(**values)
-        evaluate = _arena_evaluation(args) if args.eval_games else None
+        config = AZConfig(**{**saved_config(args.out), **given})
+        evaluate = _arena_evaluation(args, config.seed) if args.eval_games else None
         train(args.out, config, evaluate, progress=not args.no_progress)
     except (ValueError, OSError) as e:
         print(f"reversi train-az: {e}", file=sys.stderr)
@@ -139,8 +131,8 @@ def run_train_az(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena_evaluation(args: argparse.Namespace) -> Any:
-    """The evaluation hook: arena matches of the new checkpoint, one per opponent."""
+def _arena_evaluation(args: argparse.Namespace, seed: int) -> Any:
+    """The evaluation hook: arena matches of the new checkpoint, one per opponent (``seed``: the run's)."""
     from agents.arena.tournament import Tournament, run_tournament
 
     def net_spec(path: Path) -> str:
@@ -153,7 +145,7 @@ def _arena_evaluation(args: argparse.Namespace) -> Any:
         me = net_spec(checkpoint)
         for name, spec in opponents.items():
             tournament = Tournament.create(
-                [me, spec], games=args.eval_games, opening_plies=2, seed=args.seed * 1000 + iteration
+                [me, spec], games=args.eval_games, opening_plies=2, seed=seed * 1000 + iteration
             )
             slug = name.replace(":", "_").replace("/", "_")
             out = Path(args.out) / f"eval_{iteration:04d}_{slug}.jsonl"

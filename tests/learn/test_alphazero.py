@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def test_checkpoints_resume_where_the_run_stopped(tmp_path: Path) -> None:
     assert progress["iteration"] == 2 and progress["best"].startswith("iter_")
 
     # Asking for a different network in the same directory is refused with a clear message.
-    with pytest.raises(ValueError, match="saved network"):
+    with pytest.raises(ValueError, match="made with channels=8, the command asks for channels=16"):
         train(tmp_path, AZConfig(iterations=3, **{**TINY, "channels": 16}), log=logs.append)
 
 
@@ -101,8 +102,82 @@ def test_a_run_of_the_unnumbered_state_files_resumes_with_them(tmp_path: Path) -
     saved = len(train(tmp_path, config, log=lambda _: None).buffer)
     (tmp_path / "optimizer_0000.pt").rename(tmp_path / "optimizer.pt")
     (tmp_path / "replay_0000.npz").rename(tmp_path / "replay.npz")
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    del progress["configs"]  # older versions saved one config, the settings of the whole run
+    (tmp_path / "progress.json").write_text(json.dumps(progress))
     run = Run(tmp_path, config)
     assert len(run.buffer) == saved > 0 and run.optimizer.state_dict()["state"]
+    assert run.configs == [{"from_iteration": 0, "config": progress["config"]}]
+
+
+SMALL_RUN = ["--games", "1", "--simulations", "2", "--train-steps", "1", "--channels", "8", "--blocks", "1"]
+SMALL_RUN += ["--warm-start", "20", "--warm-depth", "1", "--warm-steps", "1", "--seed", "3"]
+
+
+def test_a_resume_takes_the_saved_settings_it_leaves_out_and_records_each_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The resume names none of the run's settings: they were the defaults (channels 32, seed 0...),
+    # refused as "the saved network is ...", or used silently where they do not show.
+    start = ["train-az", "--out", str(tmp_path), "--eval-games", "0", "--no-progress"]
+    assert run_cli([*start, "--iterations", "0", *SMALL_RUN], capsys)[0] == 0
+    assert run_cli([*start, "--iterations", "1", "--learning-rate", "5e-4"], capsys) == (0, "")
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert [h["iteration"] for h in progress["history"]] == [0, 1]
+    first, second = progress["configs"]  # the learning rate changed at iteration 1, and the record says so
+    assert first["from_iteration"] == 0 and first["config"]["learning_rate"] == 1e-3
+    assert first["config"]["iterations"] == 0
+    assert second["from_iteration"] == 1 and second["config"]["learning_rate"] == 5e-4
+    assert second["config"]["iterations"] == 1
+    for config in (first["config"], second["config"]):
+        assert (config["seed"], config["games"], config["channels"], config["warm_start"]) == (3, 1, 8, 20)
+    assert progress["config"] == second["config"]
+
+
+def test_a_resume_that_changes_what_the_run_is_is_refused_naming_each_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It used to run with the new settings and overwrite the saved config, so the record
+    # no longer said what the earlier iterations were made with.
+    start = ["train-az", "--out", str(tmp_path), "--eval-games", "0", "--no-progress"]
+    assert run_cli([*start, "--iterations", "0", *SMALL_RUN], capsys)[0] == 0
+    before = (tmp_path / "progress.json").read_bytes()
+    again = [*start, "--iterations", "1", *SMALL_RUN, "--games", "2", "--seed", "4", "--workers", "2"]
+    status, err = run_cli(again, capsys)
+    assert status == 1 and err.count("\n") == 1, err
+    assert "the run there was made with games=1, seed=3, the command asks for games=2, seed=4" in err
+    assert "leave these options out to continue it, or give a new --out" in err
+    assert (tmp_path / "progress.json").read_bytes() == before and not (tmp_path / "iter_0001.pt").exists()
+
+
+def test_a_kill_during_the_evaluation_is_evaluated_on_resume(tmp_path: Path) -> None:
+    # A real Ctrl-C while iteration 1 is being rated: it is saved without scores. The resumed run
+    # used to go on to iteration 2 (or stop), leaving it unrated and never promoted.
+    config = AZConfig(iterations=1, **{**TINY, "warm_start": 20, "warm_depth": 1, "games": 1, "simulations": 2})
+    calls: list[tuple[str, str | None, int]] = []
+
+    def interrupted(checkpoint: Path, best: Path | None, iteration: int) -> dict[str, list[float]]:
+        if iteration == 1:
+            signal.raise_signal(signal.SIGINT)
+        return {"greedy": [0.5, 0.3, 0.7]}
+
+    def rated(checkpoint: Path, best: Path | None, iteration: int) -> dict[str, list[float]]:
+        calls.append((checkpoint.name, best.name if best else None, iteration))
+        return {"best": [0.9, 0.7, 0.97], "greedy": [0.8, 0.6, 0.9]}
+
+    with pytest.raises(KeyboardInterrupt):
+        train(tmp_path, config, interrupted, log=lambda _: None, progress=False)
+    assert json.loads((tmp_path / "progress.json").read_text())["history"][-1]["scores"] == {}
+    logs: list[str] = []
+    run = train(tmp_path, config, rated, log=logs.append, progress=False)
+    assert calls == [("iter_0001.pt", "iter_0000.pt", 1)]
+    progress = json.loads((tmp_path / "progress.json").read_text())
+    assert progress["history"][-1]["scores"]["best"] == [0.9, 0.7, 0.97]
+    assert progress["best"] == run.best == "iter_0001.pt"  # 0.9 against the best before it: promoted
+    assert "iteration 1 evaluated; best 0.90 [0.70, 0.97], greedy 0.80 [0.60, 0.90]; best iter_0001.pt" in logs
+    assert len(run.buffer) == run.samples_seen  # the iteration was not trained again
+    train(tmp_path, config, rated, log=logs.append, progress=False)
+    assert len(calls) == 1  # a rated iteration is not rated again
 
 
 def test_ray_backend_runs_the_loop_on_a_real_local_ray(tmp_path: Path) -> None:
@@ -198,6 +273,10 @@ def _corrupt(path: Path, kind: str) -> None:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     elif kind == "text":
         path.write_text("garbage")
+    elif kind == "config":  # a hand-edited setting: it would be a TypeError in AZConfig
+        progress = json.loads(path.read_text())
+        progress.setdefault("configs", [{"from_iteration": 0, "config": {}}])[-1]["config"]["games"] = "many"
+        path.write_text(json.dumps(progress))
     elif kind == "history":  # valid JSON, but a record the strength plot cannot read (was a TypeError after the work)
         progress = json.loads(path.read_text())
         path.write_text(json.dumps({**progress, "history": [1]}))
@@ -216,19 +295,18 @@ def _corrupt(path: Path, kind: str) -> None:
         ("optimizer_0000.pt", "truncated", "optimizer_0000.pt' is not this run's optimizer state"),
         ("progress.json", "truncated", "progress.json' is not a train-az progress file"),
         ("progress.json", "history", "progress.json' is not a train-az progress file: a history entry"),
+        ("progress.json", "config", "progress.json' is not a train-az progress file: the saved setting games=many"),
     ],
 )
 def test_resuming_with_a_corrupt_file_is_one_line_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, kind: str, message: str
 ) -> None:
-    shape = {"channels": 8, "blocks": 1}
+    shape = {"channels": 8, "blocks": 1, "games": 1, "simulations": 2, "train_steps": 1}
     train(tmp_path, AZConfig(iterations=0, warm_start=20, warm_depth=1, warm_steps=1, minibatch=8, **shape))
     _corrupt(tmp_path / name, kind)
     capsys.readouterr()
-    argv = ["train-az", "--out", str(tmp_path), "--iterations", "1", "--games", "1", "--simulations", "2"]
-    status, err = run_cli(
-        [*argv, "--train-steps", "1", "--eval-games", "0", "--channels", "8", "--blocks", "1"], capsys
-    )
+    argv = ["train-az", "--out", str(tmp_path), "--iterations", "1", "--eval-games", "0"]
+    status, err = run_cli([*argv, "--channels", "8", "--blocks", "1"], capsys)
     assert status == 1 and message in err, err
     assert err.count("\n") == 1 and "Traceback" not in err and "weights_only" not in err
     assert not (tmp_path / "iter_0001.pt").exists()
