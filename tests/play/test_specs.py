@@ -145,6 +145,17 @@ def test_target_specs_parse() -> None:
         ("mcts:exact=31", "at most 30"),
         ("mcts:proof=61", "at most 60"),
         ("mcts:proof=-1", ">= 0"),
+        ("mcts:sims=100,proof=20", "proof is an option of the timed search"),
+        ("mcts:iters=100,proof=0", "proof is an option of the timed search"),
+        ("alphabeta:4,", "an empty option"),
+        ("level:3,", "an empty option"),
+        ("mcts:time=1,,seed=2", "an empty option"),
+        ("mcts:time=1, ", "an empty option"),
+        ("mcts:eval=", "e.g. eval=patterns"),
+        ("mcts:parallel=", "e.g. parallel=tree"),
+        ("alphazero:net=", "e.g. net=path.pt"),
+        ("random:seed=9223372036854775808", "at most 9223372036854775807,"),
+        ("mcts:nodes=2147483648", "at most 2147483647,"),
         ("alphabeta:4,time=1", "one budget"),
         ("alphabeta:4,clock=30", r"one budget \(depth=..., time=... or clock=...\)"),
         ("alphabeta:clock=-5", "> 0"),
@@ -206,7 +217,7 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10,eval=hand").heuristic is not mcts_value  # type: ignore[attr-defined]
-    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0,proof=18")
+    tuned = make_agent("mcts:time=0.1,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0,proof=18")
     assert (tuned.endgame_exact, tuned.endgame_proof) == (0, 18)  # type: ignore[attr-defined]
     assert (tuned.mix, tuned.bias, tuned.minimax, tuned.ply, tuned.fpu) == (0.5, 0.0, 0.25, 0, False)  # type: ignore[attr-defined]
     uct = make_agent("mcts:sims=10,uct=1")
