@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT
 
 from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
-from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.play.specs import _OPTIONS, SpecError, make_agent, parse_spec
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 from reversi_env import GameState
 
@@ -380,3 +382,12 @@ def test_play_game_takes_spec_strings() -> None:
     assert result.reason == "end"
     with pytest.raises(SpecError, match="unknown player"):
         play_game("nonsense", "random")
+
+
+def test_the_readme_table_names_every_kind_and_its_specs_parse() -> None:
+    """The README's table is where a user looks for a player: alphabeta:time, pattern and alphazero were missing."""
+    table = re.search(r"\| spec \| player \|\n(.*?)\n\n", (REPO_ROOT / "README.md").read_text(), flags=re.DOTALL)
+    assert table
+    specs = [spec for row in table.group(1).splitlines() for spec in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
+    assert {parse_spec(spec).kind for spec in specs} == {*_OPTIONS, "classic", "python", "gtp"}
+    assert "alphabeta:time=1" in specs
