@@ -58,6 +58,7 @@ from agents.arena.tournament import (
     ResultsWriter,
     ScheduledGame,
     build_agent,
+    check_specs,
     close_agent,
     make_record,
     random_openings,
@@ -66,6 +67,7 @@ from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
 from agents.play.specs import make_agent
+from agents.ui.options import player_spec, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
 from reversi_env.symmetry import canonical_game
@@ -221,6 +223,7 @@ def main() -> None:
     parser.add_argument(
         "--engine",
         action="append",
+        type=player_spec,
         metavar="SPEC",
         help="our engine (repeatable; default alphabeta:time=1 and mcts:time=1)",
     )
@@ -233,7 +236,7 @@ def main() -> None:
     )
     parser.add_argument("--ladder", action="store_true", help=f"also play the ladder: {', '.join(LADDER)}")
     parser.add_argument("--games", type=int, default=20, help="games per pairing (even; default 20)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the openings and players (default 0)")
     parser.add_argument(
         "--opening-plies",
         type=int,
@@ -276,6 +279,10 @@ def main() -> None:
     if match is None or not 0 <= int(match[1]) < int(match[2]):
         parser.error(f"--shard {args.shard}: expected K/N with 0 <= K < N, e.g. 1/2")
     shard = (int(match[1]), int(match[2]))
+    try:
+        check_specs(engines, args.time_limit)  # a spec that parses but cannot be built fails before any game
+    except ValueError as e:
+        parser.error(f"--engine: {e}")
     opponents = []
     if args.levels:
         if shutil.which(GRHINO) is None:

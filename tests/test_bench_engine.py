@@ -60,6 +60,17 @@ def test_an_unwritable_game_file_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_an_engine_that_cannot_be_built_is_one_line_before_any_game() -> None:
+    done = run_bench("--engine", "mcts:c=inf", "--levels", "1", "--games", "2")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert (
+        last
+        == "bench_engine.py: error: --engine: cannot build player 'mcts:c=inf': c must be a positive number, got inf"
+    )
+    assert "games a pairing" not in done.stdout
+
+
 def test_the_opponents_losses_on_time_are_counted(tmp_path: Path) -> None:
     # GRhino level 5 thinks for seconds once past its first few moves: at
     # half a second a move it loses every game on time, and the table says so.

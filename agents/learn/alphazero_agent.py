@@ -9,6 +9,7 @@ its raw policy (``simulations=0``: the most probable legal move, no search).
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import numpy as np
 import torch
 
 from agents.base import state_to_move
-from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, load_network
+from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, check_device, load_network
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from agents.search.timecontrol import StopSignal
 from reversi_env.notation import PASS
@@ -32,6 +33,7 @@ _LOADED: dict[tuple[str, int, str], NetworkEvaluator] = {}
 def network_evaluator(path: str | Path | None = None, device: str = "cpu") -> NetworkEvaluator:
     """The evaluator of the network at ``path`` (the shipped one by default),
     loaded once per process and file version."""
+    check_device(device)
     file = Path(path).expanduser().resolve() if path is not None else SHIPPED_NETWORK
     if not file.is_file():
         raise ValueError(f"no such network file: {str(file)!r}")
@@ -64,10 +66,21 @@ class AlphaZeroAgent:
         seed: int | None = None,
         device: str = "cpu",
     ) -> None:
-        if simulations < 0 or (time_limit is not None and not time_limit > 0):
-            raise ValueError(f"simulations must be >= 0 and time_limit > 0, got {simulations} and {time_limit}")
+        """Validate the settings (ValueError naming the bad one) and load the network."""
+        if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 0:
+            raise ValueError(f"simulations must be an int >= 0 (0: the raw policy), got {simulations!r}")
+        if time_limit is not None and (
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, (int, float, np.integer, np.floating))
+            or not 0 < time_limit < math.inf
+        ):
+            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         self.evaluator = network_evaluator(net, device)
-        self.simulations = simulations
+        self.simulations = int(simulations)
         self.time_limit = time_limit
         self.batch_size = batch_size
         self.gumbel = gumbel

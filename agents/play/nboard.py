@@ -8,7 +8,7 @@ Commands (one a line; anything else is ignored, as the protocol asks):
 - ``nboard 2`` (or ``nboard 1``): the handshake, answered ``set myname NAME``;
 - ``set depth N``: the search depth. It sets the depth of an ``alphabeta``
   spec that leaves its depth open (at most ``MAX_DEPTH``); a spec that fixes
-  its strength (``alphabeta:4``, ``level:3``, ``mcts:time=2``...) keeps it.
+  its strength (``alphabeta:4``, ``alphabeta:time=1``, ``level:3``, ``mcts:time=2``...) keeps it.
   Answered ``set myname NAME`` with the depth in force;
 - ``set game GGF``: the position at the end of that game (read with
   ``agents.play.records.from_ggf``); ``set contempt N`` is accepted and has no
@@ -142,7 +142,7 @@ class NBoardServer:
         """The engine's name for ``set myname`` (one word, as NBoard reads it)."""
         text = self.spec.text
         if self.depth is not None:  # the spec with the depth in force: "alphabeta:depth=6"
-            text += f"{',' if ':' in text else ':'}depth={self.depth}"
+            text = text.rstrip(":") + f"{',' if self.spec.options else ':'}depth={self.depth}"
         return re.sub(r"\s+", "_", f"reversi-{text}")
 
     # -- commands -------------------------------------------------------------------
@@ -167,7 +167,7 @@ class NBoardServer:
         depth = int(_number(args, "set depth N"))
         if depth < 1:
             raise NBoardError(f"set depth: the depth must be at least 1, got {depth}")
-        if self.spec.kind == "alphabeta" and "depth" not in self.spec.options:
+        if self.spec.kind == "alphabeta" and not {"depth", "time", "clock"} & self.spec.options.keys():
             self.depth = min(depth, MAX_DEPTH)
             self.close()
         self._send(f"set myname {self.name}")

@@ -330,6 +330,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
     if not rest:
         return options
     for item in rest.split(","):
+        if not item.strip():
+            raise SpecError(f"{text!r}: an empty option (a stray comma?); options are key=value separated by commas")
         key, eq, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
         if not eq:
@@ -350,7 +352,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
             raise SpecError(f"{text!r}: option {key!r} given twice")
         if key in _TEXT_KEYS:
             if not value:
-                raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}=path.pt")
+                example = "path.pt" if key == "net" else (_EVALUATIONS if key == "eval" else _PARALLEL)[0]
+                raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}={example}")
             if key == "eval" and value not in _EVALUATIONS:
                 raise SpecError(f"{text!r}: eval must be one of {', '.join(_EVALUATIONS)}, got {value!r}")
             if key == "parallel" and value not in _PARALLEL:
@@ -363,7 +366,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         forms = [f"{key}=..." for key in ("depth", "time", "clock", "sims") if key in allowed]
         either = ", ".join(forms[:-1]) + " or " + forms[-1]
         raise SpecError(f"{text!r}: give {kind} one budget ({either}), not {' and '.join(budgets)} together")
-    if kind == "alphabeta" and "proof" in options and "time" not in options and "clock" not in options:
+    untimed = "sims" in options or (kind == "alphabeta" and "time" not in options and "clock" not in options)
+    if "proof" in options and untimed:  # a search by depth or simulations has no time to give the proof
         raise SpecError(f"{text!r}: proof is an option of the timed search (time=SECONDS or clock=SECONDS)")
     return options
 
@@ -377,7 +381,10 @@ def _number(text: str, key: str, value: str, zero_ok: bool = False) -> float | i
     if number < 0 or (not zero_ok and number == 0) or number != number:
         raise SpecError(f"{text!r}: {key} must be {'>= 0' if zero_ok else '> 0'}, got {value!r}")
     if number > _MAXIMA.get(key, float("inf")):
-        raise SpecError(f"{text!r}: {key} must be at most {_MAXIMA[key]:g}, got {value!r}")
+        most = _MAXIMA[key]
+        raise SpecError(
+            f"{text!r}: {key} must be at most {most if isinstance(most, int) else f'{most:g}'}, got {value!r}"
+        )
     return number
 
 

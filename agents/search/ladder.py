@@ -166,18 +166,26 @@ class AlphaBetaAgent(_TieBreakingAgent):
         if isinstance(exact_empties, bool) or not isinstance(exact_empties, (int, np.integer)) or exact_empties < 0:
             raise ValueError(f"exact_empties must be a non-negative int, got {exact_empties!r}")
         if time_limit is not None and (
-            isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0
+            isinstance(time_limit, bool)
+            or not isinstance(time_limit, (int, float, np.integer, np.floating))
+            or not 0 < time_limit < math.inf
         ):
             raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
         if game_time is not None and (
-            isinstance(game_time, bool) or not isinstance(game_time, (int, float)) or not 0 < game_time < math.inf
+            isinstance(game_time, bool)
+            or not isinstance(game_time, (int, float, np.integer, np.floating))
+            or not 0 < game_time < math.inf
         ):
             raise ValueError(f"game_time must be a positive number of seconds or None, got {game_time!r}")
         if time_limit is not None and game_time is not None:
             raise ValueError("give one time budget: time_limit (a move) or game_time (a game), not both")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
             raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
-        if isinstance(selectivity, bool) or not isinstance(selectivity, (int, float)) or not 0 <= selectivity <= 10:
+        if (
+            isinstance(selectivity, bool)
+            or not isinstance(selectivity, (int, float, np.integer, np.floating))
+            or not 0 <= selectivity <= 10
+        ):
             raise ValueError(f"selectivity must be a number from 0 to 10, got {selectivity!r}")
         if (
             isinstance(endgame_proof, bool)

@@ -75,6 +75,29 @@ def test_bad_alphazero_specs_are_clear_errors(spec: str, needle: str) -> None:
         make_agent(spec)
 
 
+@pytest.mark.parametrize(
+    ("settings", "needle"),
+    [
+        ({"simulations": 1.5}, "simulations must be an int"),
+        ({"simulations": True}, "simulations must be an int"),
+        ({"simulations": "5"}, "simulations must be an int"),
+        ({"time_limit": float("inf")}, "time_limit must be a positive number"),
+        ({"time_limit": "1"}, "time_limit must be a positive number"),
+        ({"batch_size": 0}, "batch_size must be an int >= 1"),
+        ({"seed": -1}, "seed must be a non-negative int"),
+        ({"seed": 1.5}, "seed must be a non-negative int"),
+        ({"device": "gpu9"}, "unknown torch device 'gpu9'"),
+    ],
+)
+def test_bad_settings_are_value_errors_naming_the_setting(settings: dict[str, object], needle: str) -> None:
+    """Each was built and failed at the first move (or failed with numpy's or torch's words)."""
+    with pytest.raises(ValueError, match=needle):
+        AlphaZeroAgent(**settings)  # type: ignore[arg-type]
+    if "seed" in settings:  # the CLI's --seed reaches the agent through make_agent
+        with pytest.raises(SpecError, match=needle):
+            make_agent("alphazero:sims=0", seed=settings["seed"])  # type: ignore[arg-type]
+
+
 def test_other_players_do_not_import_torch() -> None:
     code = (
         "import sys; from agents.ui.cli import build_parser; from agents.play.specs import make_agent; "

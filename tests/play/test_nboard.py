@@ -286,6 +286,14 @@ def test_set_depth_sets_an_open_alphabeta_depth_and_nothing_the_command_line_fix
     seeded = NBoardServer("alphabeta:seed=4", out=out)
     seeded.handle("set depth 99")
     assert out.getvalue() == "set myname reversi-alphabeta:seed=4,depth=20\n" and seeded._player(1).depth == 20
+    out = io.StringIO()
+    bare = NBoardServer("alphabeta:", out=out)
+    bare.handle("set depth 5")
+    assert out.getvalue() == "set myname reversi-alphabeta:depth=5\n"  # not "alphabeta:,depth=5"
+    out = io.StringIO()
+    timed = NBoardServer("alphabeta:time=0.1", out=out)  # its strength is its time: a depth would be ignored
+    timed.handle("set depth 6")
+    assert out.getvalue() == "set myname reversi-alphabeta:time=0.1\n" and timed.depth is None
 
 
 def test_the_subcommand_refuses_a_human_and_bad_specs() -> None:

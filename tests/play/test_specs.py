@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT
 
 from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
-from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.play.specs import _OPTIONS, SpecError, make_agent, parse_spec
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 from reversi_env import GameState
 
@@ -145,6 +147,17 @@ def test_target_specs_parse() -> None:
         ("mcts:exact=31", "at most 30"),
         ("mcts:proof=61", "at most 60"),
         ("mcts:proof=-1", ">= 0"),
+        ("mcts:sims=100,proof=20", "proof is an option of the timed search"),
+        ("mcts:iters=100,proof=0", "proof is an option of the timed search"),
+        ("alphabeta:4,", "an empty option"),
+        ("level:3,", "an empty option"),
+        ("mcts:time=1,,seed=2", "an empty option"),
+        ("mcts:time=1, ", "an empty option"),
+        ("mcts:eval=", "e.g. eval=patterns"),
+        ("mcts:parallel=", "e.g. parallel=tree"),
+        ("alphazero:net=", "e.g. net=path.pt"),
+        ("random:seed=9223372036854775808", "at most 9223372036854775807,"),
+        ("mcts:nodes=2147483648", "at most 2147483647,"),
         ("alphabeta:4,time=1", "one budget"),
         ("alphabeta:4,clock=30", r"one budget \(depth=..., time=... or clock=...\)"),
         ("alphabeta:clock=-5", "> 0"),
@@ -206,7 +219,7 @@ def test_ladder_specs_build_the_ladder() -> None:
     assert make_agent("mcts:sims=10,eval=patterns").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10").heuristic is mcts_value  # type: ignore[attr-defined]
     assert make_agent("mcts:sims=10,eval=hand").heuristic is not mcts_value  # type: ignore[attr-defined]
-    tuned = make_agent("mcts:sims=10,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0,proof=18")
+    tuned = make_agent("mcts:time=0.1,mix=0.5,bias=0,minimax=0.25,ply=0,fpu=0,exact=0,proof=18")
     assert (tuned.endgame_exact, tuned.endgame_proof) == (0, 18)  # type: ignore[attr-defined]
     assert (tuned.mix, tuned.bias, tuned.minimax, tuned.ply, tuned.fpu) == (0.5, 0.0, 0.25, 0, False)  # type: ignore[attr-defined]
     uct = make_agent("mcts:sims=10,uct=1")
@@ -369,3 +382,12 @@ def test_play_game_takes_spec_strings() -> None:
     assert result.reason == "end"
     with pytest.raises(SpecError, match="unknown player"):
         play_game("nonsense", "random")
+
+
+def test_the_readme_table_names_every_kind_and_its_specs_parse() -> None:
+    """The README's table is where a user looks for a player: alphabeta:time, pattern and alphazero were missing."""
+    table = re.search(r"\| spec \| player \|\n(.*?)\n\n", (REPO_ROOT / "README.md").read_text(), flags=re.DOTALL)
+    assert table
+    specs = [spec for row in table.group(1).splitlines() for spec in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
+    assert {parse_spec(spec).kind for spec in specs} == {*_OPTIONS, "classic", "python", "gtp"}
+    assert "alphabeta:time=1" in specs

@@ -104,6 +104,14 @@ def test_deeper_alphabeta_wins_the_match() -> None:
     assert score >= 3
 
 
+def test_numpy_numbers_are_budgets_as_in_mcts() -> None:
+    """A time swept with numpy (``np.arange``, ``np.float32``) is taken, as ``MCTSAgent`` takes it."""
+    assert AlphaBetaAgent(time_limit=np.int64(2)).time_limit == 2.0
+    assert AlphaBetaAgent(time_limit=np.float32(0.5)).time_limit == 0.5
+    assert AlphaBetaAgent(game_time=np.int64(60)).clock is not None
+    assert AlphaBetaAgent(2, selectivity=np.float32(1.5)).selectivity == 1.5
+
+
 def test_ladder_levels() -> None:
     for level in range(1, MAX_LEVEL + 1):
         agent = ladder_agent(level, seed=0)
@@ -120,6 +128,10 @@ def test_bad_input() -> None:
             AlphaBetaAgent(bad_depth)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="exact_empties"):
         AlphaBetaAgent(2, exact_empties=-1)
+    for bad_time in (0, -1, float("nan"), float("inf"), "1", True):
+        for budget in ("time_limit", "game_time"):
+            with pytest.raises(ValueError, match=budget):
+                AlphaBetaAgent(**{budget: bad_time})  # type: ignore[arg-type]
     for bad_level in (0, MAX_LEVEL + 1, "2", None):
         with pytest.raises(ValueError, match="level"):
             ladder_agent(bad_level)  # type: ignore[arg-type]
