@@ -7,6 +7,12 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
 ``pattern``                                the learned pattern evaluation alone, 1 ply
+``pattern:weights=my.npz``                 the same on the weights ``reversi train-eval
+                                           --out my.npz`` wrote (a path relative to
+                                           the current directory); ``alphabeta`` and
+                                           ``mcts`` take ``weights=`` too, for all
+                                           they evaluate with (their endgame proof's
+                                           move ordering included)
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
                                            (``clock=60``: 60 s for all its moves in a
                                            game, shared out by the game's phase)
@@ -14,7 +20,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            a fixed depth too); it
                                            evaluates with the learned patterns, the
                                            fixed depths with the hand-written weights
-                                           (``eval=patterns`` or ``eval=hand`` to choose);
+                                           (``eval=patterns`` or ``eval=hand`` to choose;
+                                           ``weights=FILE`` means the patterns);
                                            ``probcut=1.5``: ProbCut at 1.5 standard
                                            deviations, stronger against Zebra
                                            (default 0: full width, for GRhino 5;
@@ -76,7 +83,7 @@ from agents.play.adapters import adapt, required_positional_args
 from reversi_env.state import PLAYER_SYMBOLS, parse_player
 
 SPEC_HELP = (
-    "human, random, greedy, positional, pattern, alphabeta:DEPTH, alphabeta:time=SECONDS, "
+    "human, random, greedy, positional, pattern, pattern:weights=FILE.npz, alphabeta:DEPTH, alphabeta:time=SECONDS, "
     "alphabeta:clock=SECONDS (a game), level:N, mcts, mcts:time=SECONDS, mcts:clock=SECONDS, "
     "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, "
     "python:MODULE:NAME, gtp:COMMAND"
@@ -89,8 +96,8 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "random": (("seed",), None),
     "greedy": (("seed",), None),
     "positional": (("seed",), None),
-    "pattern": (("seed",), None),
-    "alphabeta": (("depth", "time", "clock", "threads", "eval", "probcut", "proof", "seed"), "depth"),
+    "pattern": (("seed", "weights"), None),
+    "alphabeta": (("depth", "time", "clock", "threads", "eval", "weights", "probcut", "proof", "seed"), "depth"),
     "level": (("level", "seed"), "level"),
     "mcts": (
         (
@@ -103,6 +110,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
             "threads",
             "parallel",
             "eval",
+            "weights",
             "mix",
             "bias",
             "ply",
@@ -118,7 +126,7 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "alphazero": (("time", "sims", "net", "seed"), None),
 }
 _INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact", "proof", "nodes")
-_TEXT_KEYS = ("net", "eval", "parallel")
+_TEXT_KEYS = ("net", "eval", "parallel", "weights")
 _EVALUATIONS = ("patterns", "hand")
 """alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
 _PARALLEL = ("tree", "root")
@@ -212,18 +220,18 @@ class PlayerSpec:
             baseline = {"random": RandomAgent, "greedy": GreedyAgent, "positional": PositionalAgent}[self.kind]
             return baseline(seed=seed)
         if self.kind == "pattern":
-            from agents.search.patterns import PatternAgent
+            from agents.search.patterns import PatternAgent, load_weights
 
-            return PatternAgent(seed=seed)
+            return PatternAgent(load_weights(str(o["weights"])) if "weights" in o else None, seed=seed)
         if self.kind == "alphabeta":
             from agents.search.evaluation import HAND_EVALUATION
             from agents.search.ladder import AlphaBetaAgent
 
             evaluation = HAND_EVALUATION
-            if o.get("eval", "patterns" if "time" in o or "clock" in o else "hand") == "patterns":
+            if o.get("eval", "patterns" if o.keys() & {"time", "clock", "weights"} else "hand") == "patterns":
                 from agents.search.patterns import pattern_evaluation
 
-                evaluation = pattern_evaluation()
+                evaluation = pattern_evaluation(str(o["weights"]) if "weights" in o else None)
             selectivity = float(o.get("probcut", 0))
             threads = int(o.get("threads", 1))
             if "time" in o or "clock" in o:
@@ -254,12 +262,16 @@ class PlayerSpec:
             if "parallel" in o:
                 knobs["parallel"] = str(o["parallel"])
             if o.get("uct"):
-                guides = [k for k in ("eval", "mix", "bias", "minimax", "ply", "fpu") if k in o]
+                guides = [k for k in ("eval", "weights", "mix", "bias", "minimax", "ply", "fpu") if k in o]
                 if guides:
                     raise SpecError(f"{self.text!r}: uct=1 is textbook UCT, it takes no {', '.join(guides)}")
                 knobs.update(TEXTBOOK_UCT)
             if o.get("eval") == "hand":
                 knobs["heuristic"] = handwritten_value
+            if "weights" in o:
+                from agents.search.patterns import pattern_evaluation
+
+                knobs["evaluation"] = pattern_evaluation(str(o["weights"]))
             for key in ("c", "mix", "bias", "minimax"):
                 if key in o:
                     knobs[key] = float(o[key])
@@ -352,7 +364,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
             raise SpecError(f"{text!r}: option {key!r} given twice")
         if key in _TEXT_KEYS:
             if not value:
-                example = "path.pt" if key == "net" else (_EVALUATIONS if key == "eval" else _PARALLEL)[0]
+                examples = {"net": "path.pt", "weights": "my.npz", "eval": _EVALUATIONS[0], "parallel": _PARALLEL[0]}
+                example = examples[key]
                 raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}={example}")
             if key == "eval" and value not in _EVALUATIONS:
                 raise SpecError(f"{text!r}: eval must be one of {', '.join(_EVALUATIONS)}, got {value!r}")
@@ -366,6 +379,8 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         forms = [f"{key}=..." for key in ("depth", "time", "clock", "sims") if key in allowed]
         either = ", ".join(forms[:-1]) + " or " + forms[-1]
         raise SpecError(f"{text!r}: give {kind} one budget ({either}), not {' and '.join(budgets)} together")
+    if "weights" in options and options.get("eval") == "hand":
+        raise SpecError(f"{text!r}: weights=FILE is for the learned evaluation; eval=hand reads no weights file")
     untimed = "sims" in options or (kind == "alphabeta" and "time" not in options and "clock" not in options)
     if "proof" in options and untimed:  # a search by depth or simulations has no time to give the proof
         raise SpecError(f"{text!r}: proof is an option of the timed search (time=SECONDS or clock=SECONDS)")

@@ -73,7 +73,7 @@ from numba.types import float64, uint64
 from agents.base import state_to_move
 from agents.search.alphabeta import PROOF_EMPTIES, PROOF_SHARE, prove_outcome
 from agents.search.endgame import solve_root
-from agents.search.evaluation import DISC
+from agents.search.evaluation import DISC, Evaluation
 from agents.search.evaluator import Evaluator
 from agents.search.ladder import TIMED_TABLE_ENTRIES, evaluate
 from agents.search.mcts_tree import (
@@ -98,7 +98,7 @@ from agents.search.mcts_tree import (
     simulate_shared,
     status_value,
 )
-from agents.search.patterns import mcts_value, pattern_evaluation
+from agents.search.patterns import N_PHASES, N_WEIGHTS, mcts_value, pattern_evaluation, search_evaluate
 from agents.search.timecontrol import GameClock, StopSignal
 from agents.search.tt import new_table
 from reversi_env import bitboard as bb
@@ -394,16 +394,18 @@ def _prove_outcome(
     start: float,
     deadline: float,
     table: np.ndarray,
+    evaluation: Evaluation,
     threads: int,
     rng: np.ndarray,
     stop: StopSignal,
 ) -> SearchResult | None:
     """The root's outcome (two moves or more) proven by the alpha-beta engine's
-    endgame (``alphabeta.prove_outcome``) in ``PROOF_SHARE`` of the time left: a best
-    move (ties broken with ``rng``) when it proved a win, or the root a draw, or
-    finished the exact score; None otherwise (or when ``stop`` ended it first)."""
+    endgame (``alphabeta.prove_outcome``, ordering its moves by ``evaluation``) in
+    ``PROOF_SHARE`` of the time left: a best move (ties broken with ``rng``) when
+    it proved a win, or the root a draw, or finished the exact score; None
+    otherwise (or when ``stop`` ended it first)."""
     seconds = _share_of_time_left(PROOF_SHARE, deadline)
-    root, nodes = prove_outcome(p, o, list(actions), table, pattern_evaluation(), seconds, threads=threads, stop=stop)
+    root, nodes = prove_outcome(p, o, list(actions), table, evaluation, seconds, threads=threads, stop=stop)
     if root is None:
         return None
     top = max(root.scores.values())
@@ -477,7 +479,10 @@ class MCTSAgent:
     off); a timed search with more but at most ``endgame_proof`` first gives
     most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
-    ``max_nodes`` caps the tree; ``heuristic`` (default: the learned pattern
+    ``max_nodes`` caps the tree; ``evaluation`` is the learned pattern evaluation
+    the endgame proof orders its moves by and the default heuristic reads
+    (``pattern_evaluation(path)`` plays another weights file; default the shipped
+    one); ``heuristic`` (default: the learned pattern
     value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
     ``bias`` and ``informed_playouts`` steer the search with Othello knowledge
     (see the module docstring; ``**TEXTBOOK_UCT`` turns them all off).
@@ -514,6 +519,7 @@ class MCTSAgent:
         threads: int = 1,
         parallel: str = "tree",
         name: str | None = None,
+        evaluation: Evaluation | None = None,
     ) -> None:
         """Validate the settings; raises ValueError / TypeError on bad ones."""
         if sum(budget is not None for budget in (time_limit, game_time, simulations)) != 1:
@@ -561,10 +567,16 @@ class MCTSAgent:
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
+        if evaluation is not None and not isinstance(evaluation, Evaluation):
+            raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
+        evaluation = pattern_evaluation() if evaluation is None else evaluation
         if heuristic is None:
             if heuristic_weights is not None:
                 raise ValueError("heuristic_weights need the heuristic that reads them")
-            heuristic, heuristic_weights = mcts_value, pattern_evaluation().weights
+            if evaluation.function is not search_evaluate or evaluation.weights.size != N_PHASES * N_WEIGHTS:
+                why = f"the default heuristic reads a pattern evaluation (pattern_evaluation), not {evaluation.name!r}"
+                raise ValueError(why)
+            heuristic, heuristic_weights = mcts_value, evaluation.weights
         elif heuristic is not handwritten_value or heuristic_weights is not None:
             heuristic_weights = NO_WEIGHTS if heuristic_weights is None else heuristic_weights
             _check_heuristic(heuristic, heuristic_weights)
@@ -581,6 +593,8 @@ class MCTSAgent:
         self.solver = bool(solver)
         self.endgame_exact = int(endgame_exact)
         self.endgame_proof = int(endgame_proof)
+        self.evaluation = evaluation
+        """The alpha-beta evaluation of the endgame proof."""
         self._proof_table: np.ndarray | None = None
         self.evaluator = evaluator
         self.max_nodes = int(max_nodes)
@@ -681,7 +695,9 @@ class MCTSAgent:
             if self._proof_table is None:
                 self._proof_table = new_table(TIMED_TABLE_ENTRIES)
             table, threads = self._proof_table, self.threads
-            proof = _prove_outcome(p, o, actions, start, deadline, table, threads, self._rng, self._stop)
+            proof = _prove_outcome(
+                p, o, actions, start, deadline, table, self.evaluation, threads, self._rng, self._stop
+            )
             if proof is not None:
                 return proof
         if len(self._trees) > 1:

@@ -25,7 +25,8 @@ from the side of the player to move, and is clamped to [-64, 64].
 
 Weights are an array ``float32 (N_PHASES, N_WEIGHTS)`` passed to the kernels
 (numba would freeze a global array into its compiled cache); ``load_weights()``
-reads the ones trained by ``reversi train-eval`` that ship in the package.
+reads the ones trained by ``reversi train-eval`` that ship in the package,
+``load_weights(path)`` another file it wrote (the spec option ``weights=FILE``).
 """
 
 from __future__ import annotations
@@ -470,10 +471,29 @@ def shipped_weights_path() -> Path:
     return Path(str(files("agents.search") / "data" / "patterns.npz"))
 
 
-@lru_cache(maxsize=1)
-def load_weights() -> np.ndarray:
-    """The shipped trained weights (read once)."""
-    return read_weights(shipped_weights_path()).weights
+def _weights_file(path: str | Path | None) -> tuple[str, int, int, int]:
+    """The weights file ``path`` (the shipped one for None; relative to the
+    current directory) as an absolute path with its version (modification
+    time, size and inode: ``save_weights`` replaces a file by a new one); one
+    ``CorruptWeightsError`` if there is no such file."""
+    file = shipped_weights_path() if path is None else Path(path).expanduser().resolve()
+    try:
+        stat = file.stat()
+    except OSError as e:
+        raise CorruptWeightsError(f"no such weights file: {str(file)!r} ({e.strerror})") from None
+    return str(file), stat.st_mtime_ns, stat.st_size, stat.st_ino
+
+
+@lru_cache(maxsize=4)
+def _read_version(file: str, mtime_ns: int, size: int, inode: int) -> np.ndarray:
+    """The weights of one version of one file (the version is the cache's key)."""
+    return read_weights(file).weights
+
+
+def load_weights(path: str | Path | None = None) -> np.ndarray:
+    """The trained weights of the file ``path`` (``reversi train-eval --out``),
+    by default the shipped ones; read once per file and version."""
+    return _read_version(*_weights_file(path))
 
 
 @njit(EVAL_SIGNATURE, cache=True, nogil=True)
@@ -494,11 +514,18 @@ def mcts_value(p: np.uint64, o: np.uint64, flat: np.ndarray) -> float:
     return math.tanh(_flat_expanded(p, o, flat) / MCTS_SCALE)
 
 
-@lru_cache(maxsize=1)
-def pattern_evaluation() -> Evaluation:
-    """The shipped learned evaluation as alpha-beta's ``evaluation`` parameter;
-    built once (expanding the weights copies 8 MB) and shared by every search."""
-    return Evaluation("patterns", search_evaluate, expand_weights(load_weights()).ravel())
+def pattern_evaluation(path: str | Path | None = None) -> Evaluation:
+    """The learned evaluation with the weights of the file ``path`` (the shipped
+    ones by default) as alpha-beta's ``evaluation`` parameter; built once per
+    file and version (expanding the weights copies 8 MB) and shared by every
+    search. ``CorruptWeightsError`` (one line) for a file that is not weights."""
+    return _expanded_version(*_weights_file(path))
+
+
+@lru_cache(maxsize=4)
+def _expanded_version(file: str, mtime_ns: int, size: int, inode: int) -> Evaluation:
+    """``pattern_evaluation`` of one version of one file."""
+    return Evaluation("patterns", search_evaluate, expand_weights(_read_version(file, mtime_ns, size, inode)).ravel())
 
 
 class PatternAgent(_TieBreakingAgent):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import REPO_ROOT
 
@@ -156,6 +159,9 @@ def test_target_specs_parse() -> None:
         ("mcts:eval=", "e.g. eval=patterns"),
         ("mcts:parallel=", "e.g. parallel=tree"),
         ("alphazero:net=", "e.g. net=path.pt"),
+        ("pattern:weights=", "e.g. weights=my.npz"),
+        ("alphabeta:4,eval=hand,weights=my.npz", "eval=hand reads no weights file"),
+        ("mcts:eval=hand,weights=my.npz", "eval=hand reads no weights file"),
         ("random:seed=9223372036854775808", "at most 9223372036854775807,"),
         ("mcts:nodes=2147483648", "at most 2147483647,"),
         ("alphabeta:4,time=1", "one budget"),
@@ -391,3 +397,112 @@ def test_the_readme_table_names_every_kind_and_its_specs_parse() -> None:
     specs = [spec for row in table.group(1).splitlines() for spec in re.findall(r"`([^`]+)`", row.split(" | ")[0])]
     assert {parse_spec(spec).kind for spec in specs} == {*_OPTIONS, "classic", "python", "gtp"}
     assert "alphabeta:time=1" in specs
+
+
+WEIGHTS_POSITIONS = [
+    GameState.from_string("...........................OX......XX.......X................... O"),
+    GameState.from_string("...........................OX.....XXX......OX................... O"),
+]
+"""Openings where the shipped weights' 1-ply move and the negated weights' differ."""
+
+PROOF_POSITION = GameState.from_string("XXXXXX..XXOXXOO.XOXXX.XOXOXOXXO.XOOOXOX.XOOOOOXX.O.XOOXO....XO.. X")
+"""14 empties of a random game, proven a win for X in under a second whatever orders the moves."""
+
+
+def with_option(spec: str, option: str) -> str:
+    """``spec`` with one more option (``pattern`` + ``seed=1``: ``pattern:seed=1``)."""
+    return f"{spec}{',' if ':' in spec else ':'}{option}"
+
+
+@pytest.fixture(scope="module")
+def weights_files(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the shipped weights negated (``negated.npz``, a player that
+    wants to lose discs) and an unchanged copy of them (``copy.npz``)."""
+    from agents.search.patterns import load_weights, save_weights, shipped_weights_path
+
+    folder = tmp_path_factory.mktemp("weights")
+    save_weights(folder / "negated.npz", -load_weights(), {"note": "the shipped weights negated"})
+    shutil.copyfile(shipped_weights_path(), folder / "copy.npz")
+    return folder
+
+
+def test_pattern_and_alphabeta_play_the_weights_file_they_are_given(
+    weights_files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user who trains weights (``reversi train-eval --out my.npz``) plays them: no spec took a file."""
+    from agents.search.patterns import pattern_evaluation
+
+    monkeypatch.chdir(weights_files)  # a relative path is relative to the current directory
+    for state in WEIGHTS_POSITIONS:
+        for spec in ("pattern", "alphabeta:1,eval=patterns"):
+            shipped = make_agent(spec, seed=0).best_actions(state)  # type: ignore[attr-defined]
+            copy = make_agent(with_option(spec, "weights=copy.npz"), seed=0).best_actions(state)  # type: ignore[attr-defined]
+            negated = make_agent(with_option(spec, "weights=negated.npz"), seed=0).best_actions(state)  # type: ignore[attr-defined]
+            assert copy == shipped and negated != shipped, (spec, str(state))
+    # The fixed depth with a file is on the patterns; the timed search's midgame and proof read the file.
+    negated = pattern_evaluation(weights_files / "negated.npz")
+    assert pattern_evaluation("negated.npz") is negated and negated is not pattern_evaluation()
+    assert make_agent("alphabeta:1,weights=negated.npz").evaluation is negated  # type: ignore[attr-defined]
+    assert make_agent("alphabeta:time=0.5,weights=negated.npz").evaluation is negated  # type: ignore[attr-defined]
+
+
+def test_mcts_leaves_and_endgame_proof_read_the_weights_file(weights_files: Path) -> None:
+    """``mcts:weights=FILE`` guides the tree by the file, and its endgame proof orders its moves by it too."""
+    state = WEIGHTS_POSITIONS[1]
+    negated, copy = weights_files / "negated.npz", weights_files / "copy.npz"
+    shipped = make_agent("mcts:sims=64,seed=0").search(state)  # type: ignore[attr-defined]
+    same = make_agent(f"mcts:sims=64,seed=0,weights={copy}").search(state)  # type: ignore[attr-defined]
+    other = make_agent(f"mcts:sims=64,seed=0,weights={negated}").search(state)  # type: ignore[attr-defined]
+    assert same.action == shipped.action and np.array_equal(same.values, shipped.values)
+    assert other.action != shipped.action
+    # The proof (exact=0: no root solve) proves the same win; a worse move order costs it more nodes.
+    spec = "mcts:time=30,seed=0,exact=0,proof=14"
+    proofs = [make_agent(f"{spec}{f}").search(PROOF_POSITION) for f in ("", f",weights={copy}", f",weights={negated}")]  # type: ignore[attr-defined]
+    assert [r.proven for r in proofs] == ["win"] * 3 and all(r.simulations == 0 for r in proofs)
+    assert proofs[1].nodes == proofs[0].nodes != proofs[2].nodes
+
+
+def _pickle_inside(path: Path, marker: Path) -> None:
+    """An .npz whose arrays are pickles that would create ``marker`` if unpickled."""
+    payload = np.empty(1, dtype=object)
+    payload[0] = _Touch(marker)
+    npy = path.with_suffix(".npy")
+    np.save(npy, payload, allow_pickle=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.write(npy, "weights.npy")
+        archive.write(npy, "metadata.npy")
+
+
+class _Touch:
+    """Unpickled, it creates a file: proof that a pickle ran."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[object, tuple[Path]]:
+        return Path.touch, (self.path,)
+
+
+def test_a_bad_weights_file_is_one_line_when_the_player_is_built(tmp_path: Path) -> None:
+    """Missing, not a zip, a foreign .npz, a wrong shape, a pickle: one SpecError line naming the file; nothing runs."""
+    marker = tmp_path / "pickle-ran"
+    bad = {
+        "missing.npz": "no such weights file",
+        "garbage.npz": "not an .npz archive",
+        "foreign.npz": "has no 'weights' array",
+        "shape.npz": "holds weights of shape (2, 3)",
+        "pickled.npz": "not plain data",
+    }
+    (tmp_path / "garbage.npz").write_bytes(b"not a zip")
+    np.savez(tmp_path / "foreign.npz", a=np.zeros(3))
+    np.savez(tmp_path / "shape.npz", weights=np.zeros((2, 3), np.float16), metadata=np.array("{}"))
+    _pickle_inside(tmp_path / "pickled.npz", marker)
+    for name, needle in bad.items():
+        for spec in ("pattern", "alphabeta:3", "alphabeta:time=1", "mcts:sims=10"):
+            with pytest.raises(SpecError) as error:
+                make_agent(with_option(spec, f"weights={tmp_path / name}"))
+            message = str(error.value)
+            assert needle in message and str(tmp_path / name) in message and "\n" not in message, message
+    assert not marker.exists()
+    with pytest.raises(SpecError, match="textbook UCT, it takes no weights"):
+        make_agent(f"mcts:sims=10,uct=1,weights={tmp_path / 'foreign.npz'}")

@@ -267,3 +267,17 @@ def test_one_ply_values_are_exact_at_the_end_and_negated_evaluations_before() ->
             else:
                 expected = -pt.evaluate(cp, co, w)
             assert scores[a] == pytest.approx(expected)
+
+
+def test_a_weights_file_is_read_once_per_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pattern_evaluation(path)`` is shared while the file is unchanged (8 MB a copy), and reread once it changes."""
+    monkeypatch.chdir(tmp_path)
+    zeros = np.zeros((pt.N_PHASES, pt.N_WEIGHTS), dtype=np.float32)
+    pt.save_weights("mine.npz", zeros, {})
+    first = pt.pattern_evaluation("mine.npz")
+    assert pt.pattern_evaluation(tmp_path / "mine.npz") is first and not first.weights.any()
+    assert pt.load_weights("mine.npz") is pt.load_weights(tmp_path / "mine.npz")
+    pt.save_weights("mine.npz", zeros + 1, {})  # a new version, retrained in place (same size, maybe same mtime)
+    second = pt.pattern_evaluation("mine.npz")
+    assert second is not first and second.weights.all() and pt.load_weights("mine.npz").all()
+    assert pt.pattern_evaluation() is pt.pattern_evaluation() and pt.load_weights() is pt.load_weights()

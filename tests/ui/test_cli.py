@@ -259,6 +259,19 @@ def test_bad_command_lines_exit_2_with_a_message(
     assert needle in err
 
 
+def test_a_bad_weights_file_is_one_line_before_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``weights=FILE`` names a file relative to the current directory; one that is not weights stops ``play``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04 a truncated zip")
+    for black in ("pattern:weights=bad.npz", "mcts:time=1,weights=bad.npz", "alphabeta:time=1,weights=nothing.npz"):
+        status, err = run_cli(["play", "--black", black, "--white", "random"], capsys)
+        assert status == 2 and len(err.strip().splitlines()) == 1, err
+        assert err.startswith(f"reversi play: error: cannot build player {black!r}: ")
+        assert str(tmp_path / ("nothing.npz" if "nothing" in black else "bad.npz")) in err
+
+
 def test_the_gui_without_a_screen_says_so_instead_of_waiting_on_an_invisible_window() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     done = subprocess.run(reversi("gui", "--ai", "random"), capture_output=True, text=True, timeout=WAIT, env=env)
