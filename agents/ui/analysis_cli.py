@@ -6,11 +6,13 @@ reversi solve "--XX----O-XXOX--... X" [--scoring count|wof] [--json] [--time-lim
     quote it as one argument, so that a board starting with - is not an option;
     a whole line of an OBF file, "... X; G8:+2; A6:+0;", is read up to its
     first ';'); Ctrl-C or the time limit stops a solve too big to wait for
-reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--json]
+reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--weights FILE] [--json]
     every legal move with its score and the depth it was searched to (a
     hint with scores); exact once few empty squares remain. The moves are a
     transcript as ``reversi play --start`` reads it: a forced pass may be
-    left out or written --, pa or pass
+    left out or written --, pa or pass. ``--weights`` scores with pattern
+    weights of your own (``reversi train-eval --out``), as ``weights=FILE``
+    does in a player spec
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from agents.play.records import parse_transcript
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import SCORINGS, Solver
-from agents.search.evaluation import DISC
+from agents.search.evaluation import DISC, Evaluation
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import interruptible
 from agents.search.tt import new_table
@@ -86,6 +88,12 @@ def register(subparsers: Any) -> None:
         help="a game from the start instead, e.g. f5d6c3d3 (a forced pass may be left out or written --)",
     )
     analyze.add_argument("--time", type=positive_float, default=2.0, help="seconds of search (default 2)")
+    analyze.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="pattern weights to score the midgame with, as written by reversi train-eval --out "
+        "(default: the shipped ones)",
+    )
     _scoring_option(analyze)
     analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
     analyze.set_defaults(func=run_analyze)
@@ -162,12 +170,13 @@ def run_analyze(args: argparse.Namespace) -> int:
             state = _position(args.position)
         else:
             state = GameState.initial()
-    except ValueError as e:  # RecordError too
+        evaluation = pattern_evaluation(args.weights)
+    except ValueError as e:  # RecordError and CorruptWeightsError too
         return _fail("analyze", e)
     if state.is_terminal():
         return _fail("analyze", "the game is over: there is no move to analyze")
     start = time.perf_counter()
-    rows = _analysis(state, args.scoring, args.time)
+    rows = _analysis(state, args.scoring, args.time, evaluation)
     seconds = time.perf_counter() - start
     if args.json:
         print(json.dumps({"position": state.compact(), "moves": rows, "seconds": seconds}))
@@ -180,14 +189,16 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, Any]]:
-    """Every legal move, best first: ``move``, ``score`` (discs), ``depth``, ``exact``."""
+def _analysis(state: GameState, scoring: str, seconds: float, evaluation: Evaluation) -> list[dict[str, Any]]:
+    """Every legal move, best first: ``move``, ``score`` (discs), ``depth``, ``exact``;
+    the midgame scored by ``evaluation`` (the learned patterns, as ``alphabeta:time=S``
+    plays, not the graded levels' hand-written evaluation)."""
     actions = state.legal_actions()
     if actions == [PASS]:  # the forced pass is worth what the opponent's best move is worth, negated
-        reply = _analysis(state.apply(PASS), scoring, seconds)[0]
+        reply = _analysis(state.apply(PASS), scoring, seconds, evaluation)[0]
         return [{"move": action_name(PASS), "score": -reply["score"], "depth": reply["depth"], "exact": reply["exact"]}]
     if state.num_empty() <= ANALYZE_EXACT_EMPTIES:
-        scores = Solver().score_all(state, scoring=scoring)
+        scores = Solver(evaluation=evaluation).score_all(state, scoring=scoring)
         n = state.num_empty()
         rows: list[dict[str, Any]] = [
             {"move": action_name(a), "score": scores[a], "depth": n, "exact": True} for a in actions
@@ -195,7 +206,6 @@ def _analysis(state: GameState, scoring: str, seconds: float) -> list[dict[str, 
     else:
         p, o = state.kernel_boards()
         table = new_table(ANALYZE_TABLE_ENTRIES)
-        evaluation = pattern_evaluation()  # alphabeta:time=S's, not the graded levels' hand-written one
         wof = scoring == "wof"
         root, _ = iterative_deepening(p, o, actions, table, evaluation, time_limit=seconds, exact_all=True, wof=wof)
         if root.depth == 0:  # not even depth 1 finished in the time: every score would be a 0

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import TEST_DATA, random_game
@@ -18,7 +19,7 @@ from conftest import TEST_DATA, random_game
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver, solve_position
 from agents.search.evaluation import DISC
-from agents.search.patterns import pattern_evaluation
+from agents.search.patterns import load_weights, pattern_evaluation, save_weights
 from agents.search.tt import new_table
 from agents.ui import analysis_cli
 from agents.ui.analysis_cli import ANALYZE_TABLE_ENTRIES
@@ -96,17 +97,23 @@ def test_analyze_a_transcript(capsys: pytest.CaptureFixture[str]) -> None:
     assert "depth" in capsys.readouterr().out
 
 
-def test_analyze_scores_the_midgame_with_the_engines_learned_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("weights", [None, "negated.npz"])
+def test_analyze_scores_the_midgame_with_the_engines_learned_evaluation(
+    weights: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --weights: your own pattern weights (here the shipped ones negated), by a path relative to the directory.
+    monkeypatch.chdir(tmp_path)
+    save_weights(tmp_path / "negated.npz", -load_weights(), {"note": "the shipped weights negated"})
     moves = "f5d6c3d3c4f4f6f3e6e7"
-    assert main(["analyze", "--moves", moves, "--time", "0.3", "--json"]) == 0
+    option = [] if weights is None else ["--weights", weights]
+    assert main(["analyze", "--moves", moves, "--time", "0.3", "--json", *option]) == 0
     out = json.loads(capsys.readouterr().out)
     state = GameState.from_string(out["position"])
     depth = out["moves"][0]["depth"]
     p, o = state.kernel_boards()
     table = new_table(ANALYZE_TABLE_ENTRIES)  # the same depth again, on its own, with alphabeta:time=S's evaluation
-    root, _ = iterative_deepening(
-        p, o, state.legal_actions(), table, pattern_evaluation(), max_depth=depth, exact_all=True
-    )
+    evaluation = pattern_evaluation(weights)
+    root, _ = iterative_deepening(p, o, state.legal_actions(), table, evaluation, max_depth=depth, exact_all=True)
     assert {r["move"]: r["score"] for r in out["moves"]} == {square_name(a): v / DISC for a, v in root.scores.items()}
 
 
@@ -119,6 +126,8 @@ def test_analyze_scores_the_midgame_with_the_engines_learned_evaluation(capsys: 
         (["analyze", "--moves", "zz"], "zz"),
         (["analyze", "--moves", "f5", "XO" + "-" * 62, "X"], "not both"),
         (["analyze", "XO" + "O" * 62, "X"], "game is over"),
+        (["analyze", "--weights", "/nonexistent/my.npz"], "no such weights file: '/nonexistent/my.npz'"),
+        (["analyze", "--weights", "/dev/null"], "is not a pattern-weights file"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
