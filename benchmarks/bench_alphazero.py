@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.arena.tournament import Tournament, run_tournament
+from agents.arena.tournament import Tournament, random_openings, run_tournament
 from agents.learn.alphazero_agent import network_evaluator
 from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
+from agents.ui.options import even_int, positive_int, seed_int
 from reversi_env import GameState
 
 TARGET_SIMS = 5000.0
@@ -84,19 +85,32 @@ def strength(me: str, opponent: str, games: int, plies: int, seed: int) -> tuple
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--net", default=str(SHIPPED_NETWORK), help="network file (default: the shipped one)")
-    parser.add_argument("--games", type=int, default=20, help="games per match, even (default 20)")
+    parser.add_argument("--games", type=even_int(2), default=20, help="games per match, even (default 20)")
     parser.add_argument(
-        "--simulations", type=int, default=2000, help="simulations a search in the speed test (default 2000)"
+        "--simulations", type=positive_int, default=2000, help="simulations a search in the speed test (default 2000)"
     )
-    parser.add_argument("--batch", type=int, default=64, help="leaves a tree gathers per network call (default 64)")
+    parser.add_argument(
+        "--batch", type=positive_int, default=64, help="leaves a tree gathers per network call (default 64)"
+    )
     parser.add_argument(
         "--opening-plies", type=int, default=2, help="random plies of an opening (default 2: 12 distinct)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the matches' openings and players (default 0)")
+    parser.add_argument(
+        "--seed", type=seed_int, default=0, help="seed of the matches' openings and players (default 0)"
+    )
     parser.add_argument("--skip-strength", action="store_true", help="measure the search speed only, no matches")
     args = parser.parse_args()
+    if not args.skip_strength:
+        try:
+            random_openings(args.games // 2, args.opening_plies, args.seed)
+        except ValueError as e:
+            parser.error(f"--opening-plies {args.opening_plies}: {e}")
     torch.set_num_threads(1)
-    network_evaluator(args.net).evaluate(*(np.array([b]) for b in GameState.initial().kernel_boards()))  # warm up
+    try:
+        evaluator = network_evaluator(args.net)
+    except (OSError, ValueError) as e:
+        parser.error(f"--net: {str(e).splitlines()[0]}")
+    evaluator.evaluate(*(np.array([b]) for b in GameState.initial().kernel_boards()))  # warm up
 
     print(f"network {args.net}; torch threads 1; batch {args.batch} leaves a tree; {load()}")
     print(f"{'search':<28}{'sims/s':>10}{'target':>9}{'ratio':>7}{'own share':>11}{'target':>8}")

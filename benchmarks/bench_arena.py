@@ -20,8 +20,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agents.arena.tournament import Opening, Tournament, build_agent, run_tournament
+from agents.arena.tournament import Opening, Tournament, build_agent, check_specs, run_tournament
 from agents.play.match import play_game
+from agents.ui.options import even_int, positive_int
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -34,8 +35,8 @@ def timed(fn: Callable[[], object]) -> float:
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=10, help="games per pairing (default 10)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the pool and Ray (default 2)")
+    parser.add_argument("--games", type=even_int(2), default=10, help="games per pairing, even (default 10)")
+    parser.add_argument("--jobs", type=positive_int, default=2, help="worker processes of the pool and Ray (default 2)")
     parser.add_argument(
         "--agents",
         nargs="+",
@@ -47,8 +48,11 @@ def main() -> None:
         "--no-ray", action="store_true", help="skip the Ray line (default: run it when ray is installed)"
     )
     args = parser.parse_args()
-
-    t = Tournament.create(args.agents, games=args.games, seed=1)
+    try:
+        t = Tournament.create(args.agents, games=args.games, seed=1)
+        check_specs(args.agents)  # a spec that cannot be built fails before any game
+    except ValueError as e:
+        parser.error(f"--agents: {str(e).splitlines()[0]}")
     schedule = t.schedule()
     n = len(schedule)
 

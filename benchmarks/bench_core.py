@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.ui.options import bounded_int
 from reversi_env import GameState, perft
 from reversi_env import bitboard as bb
 
@@ -123,7 +124,10 @@ def row(name: str, ours: float, unit: str, anchor_name: str = "", anchor: float 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--games", type=int, default=200_000, help="random games per playout measurement (default 200000)"
+        "--games",
+        type=bounded_int(2, 10**9),
+        default=200_000,
+        help="random games per playout measurement, 2 or more (default 200000)",
     )
     args = parser.parse_args()
 

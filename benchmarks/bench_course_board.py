@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.play.course.board import Board
+from agents.ui.options import positive_int
 from reversi_env.state import GameState
 
 _DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
@@ -68,8 +69,8 @@ def per_call(fns: list[Callable[[], object]], n: int, rounds: int) -> list[float
 def main() -> None:
     """Print both times and the ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=200, help="random positions (default 200)")
-    parser.add_argument("--rounds", type=int, default=5, help="timing rounds; the best is shown (default 5)")
+    parser.add_argument("--positions", type=positive_int, default=200, help="random positions (default 200)")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="timing rounds; the best is shown (default 5)")
     args = parser.parse_args()
     pairs = cases(args.positions)
     ours, anchor = per_call(

@@ -67,7 +67,7 @@ from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
 from agents.play.specs import make_agent
-from agents.ui.options import player_spec, seed_int
+from agents.ui.options import bounded_int, player_spec, positive_float, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
 from reversi_env.symmetry import canonical_game
@@ -229,7 +229,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--levels",
-        type=int,
+        type=bounded_int(1, 5),
         nargs="*",
         default=[1, 2, 3, 4, 5],
         help="GRhino levels (1-5; default all five; none: only --ladder / --zebra)",
@@ -246,7 +246,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--time-limit",
-        type=float,
+        type=positive_float,
         default=60.0,
         help="a move slower than this loses, for either side (default 60, the course's rule; "
         "GRhino 5 can take longer, so give 600 to see every game played out on the board)",
@@ -261,7 +261,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, metavar="FILE", help="append every game to this JSON Lines file")
     parser.add_argument(
         "--zebra-levels",
-        type=int,
+        type=bounded_int(0, 60),
         nargs=3,
         default=(10, 18, 20),
         metavar=("MID", "EXACT", "WLD"),
@@ -279,6 +279,8 @@ def main() -> None:
     if match is None or not 0 <= int(match[1]) < int(match[2]):
         parser.error(f"--shard {args.shard}: expected K/N with 0 <= K < N, e.g. 1/2")
     shard = (int(match[1]), int(match[2]))
+    if shard[0] >= len(openings):
+        parser.error(f"--shard {args.shard}: {len(openings)} opening(s) in {args.games} games, so K must be below that")
     try:
         check_specs(engines, args.time_limit)  # a spec that parses but cannot be built fails before any game
     except ValueError as e:
@@ -291,6 +293,8 @@ def main() -> None:
     if args.ladder:
         opponents += list(LADDER)
     zebra = None
+    if not opponents and args.zebra is None:
+        parser.error("no opponent: give --levels, --ladder or --zebra")
     if args.zebra is not None:
         if not args.zebra.is_file() or not (args.zebra.parent / "coeffs2.bin").is_file():
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")

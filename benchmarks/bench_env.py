@@ -26,6 +26,7 @@ import numpy as np
 from pettingzoo.utils import wrappers
 
 import reversi_env
+from agents.ui.options import bounded_int, positive_int
 from reversi_env import ReversiGymEnv, ReversiVectorEnv, raw_env
 
 
@@ -149,9 +150,18 @@ def best(rounds: int, measure: Callable[[], Any]) -> Any:
 def main() -> None:
     """Run every measurement and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=20000, help="AEC / gym steps per measurement (default 20000)")
-    parser.add_argument("--vector-steps", type=int, default=300, help="vector env step() calls per N (default 300)")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is shown (default 3)")
+    parser.add_argument(
+        "--steps",
+        type=bounded_int(4, 10**9),
+        default=20000,
+        help="AEC / gym steps per measurement, 4 or more (connect four plays a quarter; default 20000)",
+    )
+    parser.add_argument(
+        "--vector-steps", type=positive_int, default=300, help="vector env step() calls per N (default 300)"
+    )
+    parser.add_argument(
+        "--rounds", type=positive_int, default=3, help="interleaved rounds; the best is shown (default 3)"
+    )
     args = parser.parse_args()
 
     import pettingzoo

@@ -44,6 +44,7 @@ from agents.search.alphabeta import iterative_deepening
 from agents.search.ladder import AlphaBetaAgent, PositionalAgent
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.tt import new_table
+from agents.ui.options import bounded_int, even_int, positive_float, positive_int, seed_int
 from reversi_env.state import GameState
 
 NO_SOLVER = "alphabeta:2 no solver"
@@ -180,18 +181,22 @@ def search_speed(count: int, seconds: float, depth: int) -> None:
 def main() -> None:
     """Play, time and print."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=24, help="games per opponent, even (default 24)")
+    parser.add_argument("--games", type=even_int(0), default=24, help="games per opponent, even (default 24)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the openings and players (default 0)")
     parser.add_argument("--weights", help="weights file (default: the shipped one)")
     parser.add_argument(
-        "--search", type=int, default=0, help="also time the midgame search on N positions (default 0: not)"
+        "--search",
+        type=bounded_int(0, 10**6),
+        default=0,
+        help="also time the midgame search on N positions (default 0: not)",
     )
-    parser.add_argument("--seconds", type=float, default=1.0, help="search: seconds a position (default 1)")
-    parser.add_argument("--depth", type=int, default=8, help="search: the fixed depth (default 8)")
+    parser.add_argument("--seconds", type=positive_float, default=1.0, help="search: seconds a position (default 1)")
+    parser.add_argument("--depth", type=positive_int, default=8, help="search: the fixed depth (default 8)")
     args = parser.parse_args()
-    weights = patterns.read_weights(args.weights).weights if args.weights else patterns.load_weights()
+    weights = read_weights_arg(parser, "--weights", args.weights) if args.weights else patterns.load_weights()
     if args.games:
+        check_openings(parser, args.games, args.opening_plies, args.seed)
         play(weights, args.games, args.seed, args.opening_plies)
     ps, os = positions(20000, args.seed)
     learned = rate(_pattern_loop, ps, os, weights)
@@ -203,6 +208,22 @@ def main() -> None:
     print(f"{'hand-written':<22}{hand:>14,.0f}")
     if args.search:
         search_speed(args.search, args.seconds, args.depth)
+
+
+def read_weights_arg(parser: argparse.ArgumentParser, name: str, path: str) -> np.ndarray:
+    """The weights of the file ``path`` given as ``name``; one usage line if it cannot be read."""
+    try:
+        return patterns.read_weights(path).weights
+    except (OSError, ValueError) as e:
+        parser.error(f"{name} {path}: {(e.strerror or e) if isinstance(e, OSError) else str(e).splitlines()[0]}")
+
+
+def check_openings(parser: argparse.ArgumentParser, games: int, plies: int, seed: int) -> None:
+    """One usage line unless ``games / 2`` distinct ``plies``-ply openings exist (``match_score`` plays them)."""
+    try:
+        random_openings(games // 2, plies, seed)
+    except ValueError as e:
+        parser.error(f"--opening-plies {plies}: {e}")
 
 
 def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from agents.play.isolation import IsolatedPlayer
 from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
+from agents.ui.options import positive_int
 from reversi_env.observation import observe
 from reversi_env.state import GameState
 
@@ -51,10 +52,10 @@ def rate(play: Callable[[RandomAgent, RandomAgent], object], games: int) -> floa
 def main() -> None:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="random-vs-random games a round (default 200)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best is shown (default 3)")
+    parser.add_argument("--games", type=positive_int, default=200, help="random-vs-random games a round (default 200)")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="rounds; the best is shown (default 3)")
     parser.add_argument(
-        "--calls", type=int, default=2000, help="moves timed across the process boundary (default 2000)"
+        "--calls", type=positive_int, default=2000, help="moves timed across the process boundary (default 2000)"
     )
     args = parser.parse_args()
     rules(args)

@@ -41,6 +41,7 @@ import numpy as np
 
 from agents.play.match import play_game
 from agents.search.mcts import DEFAULT_MAX_NODES, PARALLEL, TEXTBOOK_UCT, MCTSAgent
+from agents.ui.options import bounded_int, positive_float, positive_int
 from reversi_env import GameState
 
 MIDGAME_PLIES = 20
@@ -250,9 +251,14 @@ def openspiel(moves: list[int], simulations: int) -> float | None:
 def main() -> None:
     """Measure and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--simulations", type=int, default=200_000, help="our simulations per search (default 200000)")
     parser.add_argument(
-        "--openspiel-simulations", type=int, default=3000, help="OpenSpiel's simulations per search (default 3000)"
+        "--simulations", type=positive_int, default=200_000, help="our simulations per search (default 200000)"
+    )
+    parser.add_argument(
+        "--openspiel-simulations",
+        type=positive_int,
+        default=3000,
+        help="OpenSpiel's simulations per search (default 3000)",
     )
     parser.add_argument("--threads", action="store_true", help="one thread against two instead of OpenSpiel")
     parser.add_argument(
@@ -264,10 +270,16 @@ def main() -> None:
         f"(0: the start; default 0 {MIDGAME_PLIES})",
     )
     parser.add_argument(
-        "--match-games", type=int, default=0, help="with --threads: games at equal time (default 0: no match)"
+        "--match-games",
+        type=bounded_int(0, 10**6),
+        default=0,
+        help="with --threads: games at equal time (default 0: no match)",
     )
     parser.add_argument(
-        "--match-time", type=float, default=0.5, help="with --threads: seconds a move in the match (default 0.5)"
+        "--match-time",
+        type=positive_float,
+        default=0.5,
+        help="with --threads: seconds a move in the match (default 0.5)",
     )
     parser.add_argument(
         "--parallel",

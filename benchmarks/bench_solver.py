@@ -73,6 +73,7 @@ from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
+from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
 from reversi_env import BLACK, PASS, GameState, square_name
 from reversi_env.observation import observe
 
@@ -361,22 +362,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
     parser.add_argument(
         "--midgame",
-        type=int,
+        type=bounded_int(0, 10**6),
         default=0,
         help="also time the midgame search on N positions (after the FFO solves; default 0: not)",
     )
-    parser.add_argument("--threads", type=int, default=1, help="midgame: also with 2..N threads (ABDADA; default 1)")
     parser.add_argument(
-        "--to-depth", type=int, help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)"
+        "--threads", type=positive_int, default=1, help="midgame: also with 2..N threads (ABDADA; default 1)"
     )
-    parser.add_argument("--cap", type=float, default=600.0, help="seconds at most a position (default 600)")
+    parser.add_argument(
+        "--to-depth",
+        type=positive_int,
+        help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)",
+    )
+    parser.add_argument("--cap", type=positive_float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")
     parser.add_argument(
-        "--games", type=int, default=0, help="solve positions of N engine games instead of FFO's (default 0: FFO's)"
+        "--games",
+        type=bounded_int(0, 10**6),
+        default=0,
+        help="solve positions of N engine games instead of FFO's (default 0: FFO's)",
     )
-    parser.add_argument("--empties", type=int, default=21, help="--games: empty squares of the positions (default 21)")
-    parser.add_argument("--empties-max", type=int, help="--games: up to this many empties (game by game)")
-    parser.add_argument("--seed", type=int, default=0, help="--games: the seed of the games (default 0)")
+    parser.add_argument(
+        "--empties", type=bounded_int(1, 60), default=21, help="--games: empty squares of the positions (default 21)"
+    )
+    parser.add_argument(
+        "--empties-max", type=bounded_int(1, 60), help="--games: up to this many empties (game by game)"
+    )
+    parser.add_argument("--seed", type=seed_int, default=0, help="--games: the seed of the games (default 0)")
     parser.add_argument(
         "--from-games",
         type=Path,
@@ -390,7 +402,10 @@ def main(argv: list[str] | None = None) -> int:
         help="--from-games: the discs and outcomes each player gave away, by the exact solver, instead",
     )
     parser.add_argument(
-        "--timed", type=float, metavar="S", help="--games: the timed engine's moves against the exact best ones instead"
+        "--timed",
+        type=positive_float,
+        metavar="S",
+        help="--games: the timed engine's moves against the exact best ones instead",
     )
     parser.add_argument(
         "--jumps",
@@ -425,8 +440,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--errors needs --from-games: the recorded games whose moves it scores")
     if any(j < 0 for j in args.jumps):
         parser.error(f"--jumps {' '.join(map(str, args.jumps))}: a jump is 0 or more plies")
+    empties_max = args.empties if args.empties_max is None else args.empties_max
+    if empties_max < args.empties:
+        parser.error(f"--empties-max {empties_max}: give --empties ({args.empties}) or more")
+    problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
+    if not problems:
+        last = FIRST_NUMBER + len(load_problems()) - 1
+        parser.error(f"--first {args.first} --last {args.last}: expected {FIRST_NUMBER} <= FIRST <= LAST <= {last}")
+    if args.zebra is not None and not args.zebra.is_file():
+        parser.error(f"--zebra {args.zebra}: no such file (Zebra is not part of this project: build it, see --help)")
     if args.games or args.from_games:
-        empties_max = args.empties if args.empties_max is None else args.empties_max
         if args.from_games:
             try:
                 positions = recorded_positions(args.from_games, args.empties, empties_max)
@@ -440,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 0
         else:
             positions = engine_positions(args.games, args.empties, empties_max, args.seed)
+            if not positions:
+                parser.exit(1, f"bench_solver.py: every game ended before {args.empties}-{empties_max} empties\n")
         Solver().solve(positions[0], scoring="wof")  # load the compiled code
         if args.players:
             try:
@@ -456,7 +481,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.to_depth is not None:
             for threads, wall in enumerate(walls[1:], start=2):
                 print(f"time to depth {args.to_depth}: {threads} threads {walls[0] / wall:.2f}x faster than one")
-    problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
 
     Solver().solve(GameState.from_string(problems[0][1].replace("-", ".")), scoring="wof")  # load the compiled code
     modes = [False] if args.one_best_only else [False, True]

@@ -17,10 +17,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bench_eval import TARGETS, score_against
+from bench_eval import TARGETS, check_openings, score_against
 
 from agents.arena.ratings import wilson_interval
+from agents.datafiles import check_writable
 from agents.search.patterns import read_weights
+from agents.ui.options import even_int, seed_int
 
 
 def main() -> None:
@@ -29,9 +31,9 @@ def main() -> None:
     parser.add_argument(
         "checkpoints", type=Path, nargs="+", help="directories of round_<k>.npz files, one a stage, in order"
     )
-    parser.add_argument("--games", type=int, default=24, help="games per opponent and checkpoint (default 24)")
+    parser.add_argument("--games", type=even_int(2), default=24, help="games per opponent and checkpoint (default 24)")
     parser.add_argument("--opening-plies", type=int, default=2, help="random opening plies (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the openings and players (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the openings and players (default 0)")
     parser.add_argument(
         "--out",
         default="docs/evaluation_curve.png",
@@ -44,6 +46,11 @@ def main() -> None:
         if not files:
             parser.error(f"no round_<k>.npz files in {directory}")
         stages.append(files)
+    check_openings(parser, args.games, args.opening_plies, args.seed)
+    try:
+        check_writable(args.out)  # before the games, so a bad --out loses none of them
+    except OSError as e:
+        parser.error(f"--out {args.out}: {e.strerror}")
     rows = []
     starts = []
     offset = 0.0

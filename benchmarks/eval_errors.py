@@ -16,20 +16,23 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from bench_eval import read_weights_arg
 
 from agents.learn.selfplay import SelfPlayConfig, generate
-from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of, read_weights
+from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of
+from agents.ui.options import positive_int, seed_int
 
 
 def main() -> None:
     """Make the held-out positions once, then score every file on them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="+", help="weights files (.npz)")
-    parser.add_argument("--games", type=int, default=2000, help="held-out games (default 2000)")
-    parser.add_argument("--seed", type=int, default=99, help="seed of the held-out games (default 99)")
+    parser.add_argument("--games", type=positive_int, default=2000, help="held-out games (default 2000)")
+    parser.add_argument("--seed", type=seed_int, default=99, help="seed of the held-out games (default 99)")
     parser.add_argument("--solve-empties", type=int, default=16, help="exact labels from here (default 16)")
     parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in the games (default 0.1)")
     args = parser.parse_args()
+    files = {path: read_weights_arg(parser, "FILE", path) for path in args.files}  # read before the games
     config = SelfPlayConfig(lam=1.0, record=0.25, solve_empties=args.solve_empties, epsilon=args.epsilon)
     data = generate(args.games, load_weights(), args.seed, config)
     empties = np.array([64 - (int(p) | int(o)).bit_count() for p, o in zip(data.p, data.o, strict=True)])
@@ -38,8 +41,7 @@ def main() -> None:
     print(f"{len(data)} held-out positions from {args.games} games; exact labels up to {args.solve_empties} empties")
     print(f"{'empties':<12}" + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES)))
     print(f"{'positions':<12}" + "".join(f"{c:>8}" for c in counts))
-    for path in args.files:
-        weights = read_weights(path).weights
+    for path, weights in files.items():
         predicted = np.array([evaluate(p, o, weights) for p, o in zip(data.p, data.o, strict=True)])
         squared = (predicted - data.label) ** 2
         rmse = [float(np.sqrt(squared[phases == k].mean())) if counts[k] else float("nan") for k in range(N_PHASES)]

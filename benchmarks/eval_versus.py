@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-from bench_eval import match_score
+from bench_eval import check_openings, match_score, read_weights_arg
 
 from agents.arena.ratings import wilson_interval
 from agents.base import Agent
 from agents.search.evaluation import Evaluation
 from agents.search.ladder import AlphaBetaAgent
-from agents.search.patterns import expand_weights, read_weights, search_evaluate
+from agents.search.patterns import expand_weights, search_evaluate
+from agents.ui.options import even_int, positive_float, seed_int
 
 
 def search_agent(weights: np.ndarray, seconds: float, seed: int, depth: int | None = None) -> Agent:
@@ -52,15 +53,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("new", help="weights file (.npz) whose score is printed")
     parser.add_argument("old", help="weights file (.npz) it meets")
-    parser.add_argument("--games", type=int, default=40, help="games, even (default 40)")
-    parser.add_argument("--time", type=float, default=0.3, help="seconds a move (default 0.3)")
+    parser.add_argument("--games", type=even_int(2), default=40, help="games, even (default 40)")
+    parser.add_argument("--time", type=positive_float, default=0.3, help="seconds a move (default 0.3)")
     parser.add_argument("--depth", type=int, help="a fixed search depth instead of --time")
     parser.add_argument("--opening-plies", type=int, default=4, help="random opening plies (default 4)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the openings (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the openings (default 0)")
     args = parser.parse_args()
-    new, old = read_weights(args.new).weights, read_weights(args.old).weights
+    new, old = read_weights_arg(parser, "NEW", args.new), read_weights_arg(parser, "OLD", args.old)
     if args.depth is not None and not 1 <= args.depth <= 20:
         parser.error(f"--depth must be 1 to 20, got {args.depth}")
+    check_openings(parser, args.games, args.opening_plies, args.seed)
     s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies, args.depth)
     lo, hi = wilson_interval(s, args.games)
     search = f"alphabeta:time={args.time:g}" if args.depth is None else f"alphabeta:{args.depth}"

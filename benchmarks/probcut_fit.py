@@ -27,6 +27,7 @@ from agents.search.alphabeta import new_stats, probcut_depth, search_root
 from agents.search.evaluation import DISC
 from agents.search.patterns import evaluate, load_weights, pattern_evaluation
 from agents.search.tt import clear_table, new_table
+from agents.ui.options import seed_int
 from reversi_env import PASS, GameState
 
 
@@ -70,7 +71,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=400, help="positions to search (default 400)")
     parser.add_argument("--max-depth", type=int, default=9, help="deepest search (default 9)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the games (default 0)")
     args = parser.parse_args()
     if args.positions < 10 or not 3 <= args.max_depth <= 14:
         parser.error("--positions must be >= 10 and --max-depth from 3 to 14")

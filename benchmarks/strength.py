@@ -22,6 +22,7 @@ from agents.base import Agent, state_to_move
 from agents.play.match import play_game
 from agents.search.ladder import AlphaBetaAgent, RandomAgent
 from agents.search.mcts import MCTSAgent
+from agents.ui.options import seed_int
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 from reversi_env.state import GameState
@@ -115,7 +116,7 @@ def main() -> None:
         choices=["random", "alphabeta4", "openspiel"],
         help="opponents (default: all three)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default: 0)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="base seed (default: 0)")
     args = parser.parse_args()
     if args.games < 1 or not 0 < args.time <= 60:
         parser.error("--games must be >= 1 and --time in (0, 60]")

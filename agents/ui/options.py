@@ -58,6 +58,21 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def even_int(low: int) -> Callable[[str], int]:
+    """An argument type: an even whole number >= ``low`` (games: each opening played twice, colours swapped)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < low or value % 2:
+            raise argparse.ArgumentTypeError(f"must be an even number >= {low}, got {text!r}")
+        return value
+
+    return parse
+
+
 def player_spec(text: str) -> str:
     """A player spec that parses (``agents.play.specs``); it is built later."""
     try:
