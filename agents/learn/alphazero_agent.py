@@ -9,7 +9,6 @@ its raw policy (``simulations=0``: the most probable legal move, no search).
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import torch
 
 from agents.base import state_to_move
 from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, check_device, load_network
+from agents.search.ladder import check_seconds, check_seed
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from agents.search.timecontrol import StopSignal
 from reversi_env.notation import PASS
@@ -69,16 +69,10 @@ class AlphaZeroAgent:
         """Validate the settings (ValueError naming the bad one) and load the network."""
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)) or simulations < 0:
             raise ValueError(f"simulations must be an int >= 0 (0: the raw policy), got {simulations!r}")
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, (int, float, np.integer, np.floating))
-            or not 0 < time_limit < math.inf
-        ):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        check_seconds("time_limit", time_limit)
         if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be an int >= 1, got {batch_size!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+        check_seed(seed)
         self.evaluator = network_evaluator(net, device)
         self.simulations = int(simulations)
         self.time_limit = time_limit

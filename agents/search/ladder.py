@@ -46,10 +46,21 @@ TIMED_TABLE_ENTRIES = 1 << 20
 """A timed agent's transposition table (24 MB), kept from move to move."""
 
 
-def _check_seed(seed: object) -> int | None:
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int (None stays None), or ValueError unless it is a non-negative int."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
     return None if seed is None else int(seed)
+
+
+def check_seconds(name: str, seconds: object) -> None:
+    """ValueError unless ``seconds`` (the setting ``name``) is None or a finite number > 0."""
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, (int, float, np.integer, np.floating))
+        or not 0 < seconds < math.inf
+    ):
+        raise ValueError(f"{name} must be a positive number of seconds or None, got {seconds!r}")
 
 
 class _TieBreakingAgent:
@@ -59,7 +70,7 @@ class _TieBreakingAgent:
     name: str
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = _check_seed(seed)
+        self.seed = check_seed(seed)
         self._rng = np.random.default_rng(self.seed)
 
     def act(self, observation: Observation) -> int:
@@ -165,18 +176,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
             exact_empties = min(int(depth) + 6, 14)
         if isinstance(exact_empties, bool) or not isinstance(exact_empties, (int, np.integer)) or exact_empties < 0:
             raise ValueError(f"exact_empties must be a non-negative int, got {exact_empties!r}")
-        if time_limit is not None and (
-            isinstance(time_limit, bool)
-            or not isinstance(time_limit, (int, float, np.integer, np.floating))
-            or not 0 < time_limit < math.inf
-        ):
-            raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-        if game_time is not None and (
-            isinstance(game_time, bool)
-            or not isinstance(game_time, (int, float, np.integer, np.floating))
-            or not 0 < game_time < math.inf
-        ):
-            raise ValueError(f"game_time must be a positive number of seconds or None, got {game_time!r}")
+        check_seconds("time_limit", time_limit)
+        check_seconds("game_time", game_time)
         if time_limit is not None and game_time is not None:
             raise ValueError("give one time budget: time_limit (a move) or game_time (a game), not both")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
