@@ -371,8 +371,15 @@ class Run:
         self.history.append(
             {"iteration": iteration, **info, "policy_loss": losses[0], "value_loss": losses[1], "scores": scores}
         )
+        self._write_progress()
+        for path in self.dir.iterdir():  # the previous iteration's, no longer named by progress.json
+            if _STATE_FILE.fullmatch(path.name) and path not in (optimizer_file, replay_file):
+                path.unlink(missing_ok=True)
+
+    def _write_progress(self) -> None:
+        """progress.json, written last of a save: it names the saved iteration and its state files."""
         progress = {
-            "iteration": iteration,
+            "iteration": self.iteration,
             "seconds": self.seconds,
             "samples": self.samples_seen,
             "best": self.best,
@@ -381,9 +388,6 @@ class Run:
             "history": self.history,
         }
         write_text_atomic(self.dir / "progress.json", json.dumps(progress, indent=1))
-        for path in self.dir.iterdir():  # the previous iteration's, no longer named by progress.json
-            if _STATE_FILE.fullmatch(path.name) and path not in (optimizer_file, replay_file):
-                path.unlink(missing_ok=True)
 
     def _train(self, data: Samples, steps: int, label: str, seed: int, anneal: bool = False) -> tuple[float, float]:
         rng = np.random.default_rng(seed)
@@ -429,13 +433,13 @@ class Run:
         """Score the last saved iteration with ``evaluate`` against the best before it and
         promote it, then save its scores; the step after ``iterate``'s save, which a resumed
         run redoes when a kill came before the scores were saved."""
-        checkpoint, record = self.checkpoint(self.iteration), self.history[-1]
+        checkpoint = self.checkpoint(self.iteration)
         previous_best = self.dir / self.best if self.best not in ("", checkpoint.name) else None
         scores = evaluate(checkpoint, previous_best, self.iteration) if evaluate is not None else {}
         if previous_best is None or scores.get("best", [1.0])[0] > self.config.promote:
             self.best = checkpoint.name
-        self.history.pop()
-        self._save(self.iteration, (record["policy_loss"], record["value_loss"]), scores)
+        self.history[-1]["scores"] = scores  # the network and state files are saved already
+        self._write_progress()
         plot_strength(self.history, self.dir / "strength.png")
 
     def _record_config(self, iteration: int) -> None:
