@@ -443,9 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     empties_max = args.empties if args.empties_max is None else args.empties_max
     if empties_max < args.empties:
         parser.error(f"--empties-max {empties_max}: give --empties ({args.empties}) or more")
-    problems = [p for p in load_problems() if args.first <= p[0] <= args.last]
+    every = load_problems()
+    problems = [p for p in every if args.first <= p[0] <= args.last]
     if not problems:
-        last = FIRST_NUMBER + len(load_problems()) - 1
+        last = FIRST_NUMBER + len(every) - 1
         parser.error(f"--first {args.first} --last {args.last}: expected {FIRST_NUMBER} <= FIRST <= LAST <= {last}")
     if args.zebra is not None and not args.zebra.is_file():
         parser.error(f"--zebra {args.zebra}: no such file (Zebra is not part of this project: build it, see --help)")
