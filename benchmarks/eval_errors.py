@@ -14,13 +14,15 @@ each file's root mean squared error (discs) for every phase of 5 empties.
 from __future__ import annotations
 
 import argparse
+import sys
 
 import numpy as np
 from bench_eval import read_weights_arg
+from tqdm import tqdm
 
-from agents.learn.selfplay import SelfPlayConfig, generate
+from agents.learn.selfplay import MAX_SOLVED_EMPTIES, SelfPlayConfig, generate
 from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of
-from agents.ui.options import positive_int, seed_int
+from agents.ui.options import bounded_int, positive_int, seed_int, unit_float
 
 
 def main() -> None:
@@ -29,12 +31,22 @@ def main() -> None:
     parser.add_argument("files", nargs="+", help="weights files (.npz)")
     parser.add_argument("--games", type=positive_int, default=2000, help="held-out games (default 2000)")
     parser.add_argument("--seed", type=seed_int, default=99, help="seed of the held-out games (default 99)")
-    parser.add_argument("--solve-empties", type=int, default=16, help="exact labels from here (default 16)")
-    parser.add_argument("--epsilon", type=float, default=0.1, help="random moves in the games (default 0.1)")
+    parser.add_argument(
+        "--solve-empties",
+        type=bounded_int(0, MAX_SOLVED_EMPTIES),
+        default=16,
+        help=f"exact labels from here, at most {MAX_SOLVED_EMPTIES} (default 16)",
+    )
+    parser.add_argument(
+        "--epsilon", type=unit_float, default=0.1, help="share of random moves in the games (default 0.1)"
+    )
     args = parser.parse_args()
     files = {path: read_weights_arg(parser, "FILE", path) for path in args.files}  # read before the games
     config = SelfPlayConfig(lam=1.0, record=0.25, solve_empties=args.solve_empties, epsilon=args.epsilon)
-    data = generate(args.games, load_weights(), args.seed, config)
+    # One compiled call plays every game, so this bar can only show the time it takes.
+    with tqdm(total=args.games, desc="held-out games", unit="game", leave=False, file=sys.stderr) as bar:
+        data = generate(args.games, load_weights(), args.seed, config)
+        bar.update(args.games)
     empties = np.array([64 - (int(p) | int(o)).bit_count() for p, o in zip(data.p, data.o, strict=True)])
     phases = np.array([phase_of(np.int64(e)) for e in empties])
     counts = [int((phases == k).sum()) for k in range(N_PHASES)]
@@ -42,7 +54,8 @@ def main() -> None:
     print(f"{'empties':<12}" + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES)))
     print(f"{'positions':<12}" + "".join(f"{c:>8}" for c in counts))
     for path, weights in files.items():
-        predicted = np.array([evaluate(p, o, weights) for p, o in zip(data.p, data.o, strict=True)])
+        boards = tqdm(zip(data.p, data.o, strict=True), total=len(data), desc=path, leave=False, file=sys.stderr)
+        predicted = np.array([evaluate(p, o, weights) for p, o in boards])
         squared = (predicted - data.label) ** 2
         rmse = [float(np.sqrt(squared[phases == k].mean())) if counts[k] else float("nan") for k in range(N_PHASES)]
         print(f"{path[-12:]:<12}" + "".join(f"{r:>8.2f}" for r in rmse) + f"   all {np.sqrt(squared.mean()):.2f}")

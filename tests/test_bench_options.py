@@ -32,6 +32,8 @@ MISSING = "/nonexistent/weights.npz"
         ("bench_eval", ["--games", "4", "--opening-plies", "0"], "--opening-plies 0: "),
         ("eval_versus", [MISSING, MISSING], f"NEW {MISSING}: No such file or directory"),
         ("eval_errors", ["--games", "1", MISSING], f"FILE {MISSING}: No such file or directory"),
+        ("eval_errors", ["--epsilon", "5", MISSING], "argument --epsilon: must be between 0 and 1, got '5'"),
+        ("eval_errors", ["--solve-empties", "64", MISSING], "argument --solve-empties: must be from 0 to 20"),
         ("probcut_fit", ["--seed", "-1"], "argument --seed: must be from 0 to"),
         ("strength", ["--seed", "-3"], "argument --seed: must be from 0 to"),
         ("bench_solver", ["--first", "50"], "--first 50 --last 39: expected 20 <= FIRST <= LAST <= 39"),

@@ -28,21 +28,11 @@ from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
 from agents.learn.train import TrainConfig, load_data, train_to_file
 from agents.search.patterns import read_weights, save_weights
-from agents.ui.options import bounded_int, positive_float, positive_int, seed_int, unwritable_output
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
-    return value
+from agents.ui.options import bounded_int, positive_float, positive_int, seed_int, unit_float, unwritable_output
 
 
 def _share(text: str) -> float:
-    value = _unit(text)
+    value = unit_float(text)
     if value == 0:
         raise argparse.ArgumentTypeError(f"must be above 0, got {text!r}")
     return value
@@ -98,14 +88,14 @@ def register(subparsers: Any) -> None:
         default=12,
         help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (default 12)",
     )
-    p.add_argument("--epsilon", type=_unit, default=0.1, help="share of random moves in self-play (default 0.1)")
+    p.add_argument("--epsilon", type=unit_float, default=0.1, help="share of random moves in self-play (default 0.1)")
     p.add_argument(
         "--opening-plies",
         type=bounded_int(1, MAX_OPENING_PLIES),
         default=10,
         help=f"most random opening plies, at most {MAX_OPENING_PLIES} (default 10)",
     )
-    p.add_argument("--lam", type=_unit, default=0.7, help="TD(lambda) lambda of the labels (default 0.7)")
+    p.add_argument("--lam", type=unit_float, default=0.7, help="TD(lambda) lambda of the labels (default 0.7)")
     p.add_argument(
         "--search-depth",
         type=bounded_int(0, 20),

@@ -25,6 +25,17 @@ def positive_float(text: str) -> float:
     return value
 
 
+def unit_float(text: str) -> float:
+    """A number from 0 to 1 (a share, a probability)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text!r}")
+    return value
+
+
 def time_limit(text: str) -> float | None:
     """Seconds per move (a finite number > 0), or "off" / "none" for no limit."""
     if text.strip().lower() in ("off", "none"):
