@@ -7,6 +7,8 @@ takes (everything but the evaluator's calls).
 Strength: arena games with random 2-ply openings (``--opening-plies``), each played twice with the
 colours swapped: the raw policy (``alphazero:sims=0``) against greedy and
 ``alphazero:sims=200`` against ``alphabeta:3``, scores with 95 % Wilson intervals.
+Every figure sits beside its target and the ratio figure / target: 1 or more
+meets a speed or score target, 1 or less the own-share one (at most 10 %).
 
     python benchmarks/bench_alphazero.py [--net PATH] [--games 20] [--opening-plies 2]
         [--simulations 2000] [--batch 64]
@@ -16,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
+from tqdm import tqdm
 
 from agents.arena.tournament import Tournament, random_openings, run_tournament
 from agents.learn.alphazero_agent import network_evaluator
@@ -76,9 +80,20 @@ def speed(net: str, state: GameState, simulations: int, batch: int, trees: int) 
 
 
 def strength(me: str, opponent: str, games: int, plies: int, seed: int) -> tuple[float, float, float]:
+    """``me``'s score against ``opponent`` in ``games`` arena games, with its 95 % interval; a bar on stderr."""
     tournament = Tournament.create([me, opponent], games=games, opening_plies=plies, seed=seed, time_limit=None)
-    with tempfile.TemporaryDirectory() as tmp:
-        stats = run_tournament(tournament, Path(tmp) / "games.jsonl", jobs=1).by_name(me)
+    label = f"{me.split(',')[0]} vs {opponent}"
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        tqdm(total=games, desc=label, unit="game", leave=False, file=sys.stderr) as bar,
+    ):
+        table = run_tournament(
+            tournament,
+            Path(tmp) / "games.jsonl",
+            jobs=1,
+            progress=lambda done, _total, _table: bar.update(done - bar.n),
+        )
+    stats = table.by_name(me)
     return stats.score, *stats.score_interval
 
 
@@ -113,26 +128,29 @@ def main() -> None:
     evaluator.evaluate(*(np.array([b]) for b in GameState.initial().kernel_boards()))  # warm up
 
     print(f"network {args.net}; torch threads 1; batch {args.batch} leaves a tree; {load()}")
-    print(f"{'search':<28}{'sims/s':>10}{'target':>9}{'ratio':>7}{'own share':>11}{'target':>8}")
+    print(f"{'search':<28}{'sims/s':>10}{'target':>9}{'ratio':>7}{'own share':>11}{'target':>8}{'ratio':>7}")
     for label, state in (("start", GameState.initial()), ("midgame (20 plies)", midgame())):
         for trees in (1, 8):
             rate, overhead = speed(args.net, state, args.simulations, args.batch, trees)
             name = f"{label}, {trees} tree{'s' if trees > 1 else ''}"
             print(
                 f"{name:<28}{rate:>10,.0f}{TARGET_SIMS:>9,.0f}{rate / TARGET_SIMS:>7.2f}"
-                f"{overhead:>10.1%}{TARGET_OVERHEAD:>8.0%}"
+                f"{overhead:>10.1%}{TARGET_OVERHEAD:>8.0%}{overhead / TARGET_OVERHEAD:>7.2f}"
             )
     if args.skip_strength:
         return
     games = f"{args.games} games, {args.opening_plies}-ply openings"
-    print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}  ({games})")
+    print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}{'ratio':>7}  ({games})")
     net = f"net={args.net}"
     for me, opponent in ((f"alphazero:sims=0,{net}", "greedy"), (f"alphazero:sims=200,{net}", "alphabeta:3")):
         start = time.perf_counter()
         score, low, high = strength(me, opponent, args.games, args.opening_plies, args.seed)
         label = f"{me.split(',')[0]} vs {opponent}"
         elapsed = time.perf_counter() - start
-        print(f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{TARGETS[opponent]:>9.2f}  ({elapsed:.0f} s)")
+        target = TARGETS[opponent]
+        print(
+            f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{target:>9.2f}{score / target:>7.2f}  ({elapsed:.0f} s)"
+        )
     print(load())
 
 

@@ -15,21 +15,38 @@ seconds once per run), so very cheap games run faster with ``--jobs 1``.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tqdm import tqdm
+
+from agents.arena.ratings import Ratings
 from agents.arena.tournament import Opening, Tournament, build_agent, check_specs, run_tournament
 from agents.play.match import play_game
 from agents.ui.options import even_int, positive_int
 
 
-def timed(fn: Callable[[], object]) -> float:
-    """Wall-clock seconds of one call."""
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
+def timed(label: str, games: int, fn: Callable[[tqdm], object]) -> float:
+    """Wall-clock seconds of ``fn(bar)``, which plays ``games`` games and moves ``bar`` (on stderr) a game at a time."""
+    with tqdm(total=games, desc=label, unit="game", leave=False, file=sys.stderr) as bar:
+        t = time.perf_counter()
+        fn(bar)
+        return time.perf_counter() - t
+
+
+def arena(t: Tournament, out: Path, jobs: int | None = None, backend: str = "local") -> Callable[[tqdm], object]:
+    """``run_tournament`` of ``t`` into ``out`` as ``timed`` calls it, the bar following the games done."""
+
+    def run(bar: tqdm) -> object:
+        def progress(done: int, _total: int, _table: Ratings) -> None:
+            bar.update(done - bar.n)
+
+        return run_tournament(t, out, jobs=jobs, backend=backend, progress=progress)
+
+    return run
 
 
 def main() -> None:
@@ -56,21 +73,24 @@ def main() -> None:
     schedule = t.schedule()
     n = len(schedule)
 
-    def anchor() -> None:
+    def anchor(bar: tqdm) -> None:
         for g in schedule:
             black, white = (
                 build_agent(g.black, 0, g.agent_seed("black")),
                 build_agent(g.white, 1, g.agent_seed("white")),
             )
             play_game(black, white, start=Opening.parse(g.opening).state())
+            bar.update(1)
 
     # Warm the numba caches so no line pays for compilation.
     with tempfile.TemporaryDirectory() as tmp:
         run_tournament(Tournament.create(args.agents, games=2, seed=2), Path(tmp) / "warm.jsonl", jobs=1)
-        rows = [("play_game loop (anchor)", timed(anchor))]
-        rows.append(("arena --jobs 1", timed(lambda: run_tournament(t, Path(tmp) / "j1.jsonl", jobs=1))))
+        label = "play_game loop (anchor)"
+        rows = [(label, timed(label, n, anchor))]
+        label = "arena --jobs 1"
+        rows.append((label, timed(label, n, arena(t, Path(tmp) / "j1.jsonl", jobs=1))))
         label = f"arena --jobs {args.jobs} (process pool)"
-        rows.append((label, timed(lambda: run_tournament(t, Path(tmp) / "jn.jsonl", jobs=args.jobs))))
+        rows.append((label, timed(label, n, arena(t, Path(tmp) / "jn.jsonl", jobs=args.jobs))))
         if not args.no_ray:
             try:
                 import ray
@@ -81,7 +101,7 @@ def main() -> None:
                 ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
                 startup = time.perf_counter() - start
                 label = f"arena --backend ray, {args.jobs} CPUs"
-                rows.append((label, timed(lambda: run_tournament(t, Path(tmp) / "ray.jsonl", backend="ray"))))
+                rows.append((label, timed(label, n, arena(t, Path(tmp) / "ray.jsonl", backend="ray"))))
                 ray.shutdown()
                 print(f"(Ray local instance start-up: {startup:.1f} s, not counted)")
     base = rows[0][1]

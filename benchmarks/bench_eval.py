@@ -8,8 +8,8 @@ two plies without the solver) from distinct random openings, each played
 twice with the colours swapped: by default every 2-ply opening (12 positions,
 24 games); ``--opening-plies 4`` allows more games. Scores (a win 1, a draw
 1/2) carry Wilson 95 % intervals and sit next to the targets of issue 14
-(>= 90 % and >= 75 %, the latter for both readings of ``alphabeta:2``);
-``--games 0`` skips the games.
+(>= 90 % and >= 75 %, the latter for both readings of ``alphabeta:2``) and
+the ratio score / target (1.00x or more: met); ``--games 0`` skips the games.
 Then the evaluations a second of the learned evaluation (``evaluate`` on the
 trained weights, and ``evaluate_expanded`` on ``expand_weights``' copy, which
 the searches call) and of the hand-written ``ladder.evaluate``, each called
@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
 from numba import njit
+from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.arena.tournament import random_openings
@@ -64,11 +66,16 @@ def opponent(spec: str, seed: int) -> Agent:
 
 
 def match_score(
-    make_me: Callable[[int], Agent], make_other: Callable[[int], Agent], games: int, seed: int, plies: int
+    make_me: Callable[[int], Agent],
+    make_other: Callable[[int], Agent],
+    games: int,
+    seed: int,
+    plies: int,
+    advance: Callable[[int], object] | None = None,
 ) -> float:
     """The score (wins + draws / 2) of ``make_me(seed + g)`` against ``make_other(seed + g)``
     in ``games`` (even) games ``g``: ``games / 2`` distinct ``plies``-ply openings, each
-    twice with the colours swapped."""
+    twice with the colours swapped; ``advance(1)`` after each game (a progress bar's update)."""
     openings = random_openings(games // 2, plies, seed)
     total = 0.0
     for g in range(games):
@@ -78,13 +85,22 @@ def match_score(
         result = play_game(black, white, time_limit=None, start=openings[g // 2].state())
         mine = "black" if mine_black else "white"
         total += 1.0 if result.winner == mine else 0.5 if result.winner == "draw" else 0.0
+        if advance is not None:
+            advance(1)
     return total
 
 
-def score_against(weights: np.ndarray, spec: str, games: int, seed: int = 0, plies: int = 2) -> float:
+def score_against(
+    weights: np.ndarray,
+    spec: str,
+    games: int,
+    seed: int = 0,
+    plies: int = 2,
+    advance: Callable[[int], object] | None = None,
+) -> float:
     """The pattern player's score in ``games`` (even) games against ``spec`` (``match_score``)."""
     return match_score(
-        lambda s: patterns.PatternAgent(weights, seed=s), lambda s: opponent(spec, s), games, seed, plies
+        lambda s: patterns.PatternAgent(weights, seed=s), lambda s: opponent(spec, s), games, seed, plies, advance
     )
 
 
@@ -212,8 +228,13 @@ def main() -> None:
 
 def read_weights_arg(parser: argparse.ArgumentParser, name: str, path: str) -> np.ndarray:
     """The weights of the file ``path`` given as ``name``; one usage line if it cannot be read."""
+    return read_saved_arg(parser, name, path).weights
+
+
+def read_saved_arg(parser: argparse.ArgumentParser, name: str, path: str) -> patterns.PatternWeights:
+    """The weights file ``path`` given as ``name``, metadata included; one usage line if it cannot be read."""
     try:
-        return patterns.read_weights(path).weights
+        return patterns.read_weights(path)
     except (OSError, ValueError) as e:
         parser.error(f"{name} {path}: {(e.strerror or e) if isinstance(e, OSError) else str(e).splitlines()[0]}")
 
@@ -227,13 +248,18 @@ def check_openings(parser: argparse.ArgumentParser, games: int, plies: int, seed
 
 
 def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
-    """The pattern player against the targets' opponents; prints the scores."""
+    """The pattern player against the targets' opponents; prints the scores, each
+    beside its target and the ratio score / target (1.00x or more: met)."""
     print(f"pattern (1 ply on the learned evaluation), {games} games each, {plies}-ply openings, colours swapped")
-    print(f"{'opponent':<22}{'score':>8}{'95% interval':>18}{'target':>9}")
+    print(f"{'opponent':<22}{'score':>8}{'95% interval':>18}{'target':>9}{'ratio':>8}")
     for spec, target in TARGETS.items():
-        s = score_against(weights, spec, games, seed, plies)
+        with tqdm(total=games, desc=f"vs {spec}", unit="game", leave=False, file=sys.stderr) as bar:
+            s = score_against(weights, spec, games, seed, plies, bar.update)
         lo, hi = wilson_interval(s, games)
-        print(f"{spec:<22}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}   ({s:g}/{games})")
+        print(
+            f"{spec:<22}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}"
+            f"{s / games / target:>7.2f}x   ({s:g}/{games})"
+        )
 
 
 if __name__ == "__main__":

@@ -15,14 +15,31 @@ from the end of the one before, and a dashed line marks where it starts.
 from __future__ import annotations
 
 import argparse
+import re
+import sys
 from pathlib import Path
 
-from bench_eval import TARGETS, check_openings, score_against
+from bench_eval import TARGETS, check_openings, read_saved_arg, score_against
+from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.datafiles import check_writable
-from agents.search.patterns import read_weights
+from agents.search.patterns import PatternWeights
 from agents.ui.options import even_int, seed_int
+
+ROUND_KEYS = ("round", "seconds", "positions")
+"""What the table and the picture read from a checkpoint's last round (``metadata["rounds"][-1]``)."""
+
+
+def read_checkpoint(parser: argparse.ArgumentParser, path: Path) -> PatternWeights:
+    """The checkpoint ``path``; one usage line if it is not a weights file or
+    lacks the round record ``reversi train-eval --checkpoints`` writes."""
+    saved = read_saved_arg(parser, "checkpoint", str(path))
+    rounds = saved.metadata.get("rounds")
+    last = rounds[-1] if isinstance(rounds, list) and rounds else None
+    if not isinstance(last, dict) or not all(isinstance(last.get(k), int | float) for k in ROUND_KEYS):
+        parser.error(f"checkpoint {path}: no round record (not written by train-eval --checkpoints)")
+    return saved
 
 
 def main() -> None:
@@ -42,7 +59,8 @@ def main() -> None:
     args = parser.parse_args()
     stages = []
     for directory in args.checkpoints:
-        files = sorted(directory.glob("round_*.npz"), key=lambda p: int(p.stem.split("_")[1]))
+        numbered = (p for p in directory.glob("round_*.npz") if re.fullmatch(r"round_\d+", p.stem))
+        files = sorted(numbered, key=lambda p: int(p.stem.split("_")[1]))
         if not files:
             parser.error(f"no round_<k>.npz files in {directory}")
         stages.append(files)
@@ -51,19 +69,22 @@ def main() -> None:
         check_writable(args.out)  # before the games, so a bad --out loses none of them
     except OSError as e:
         parser.error(f"--out {args.out}: {e.strerror}")
+    checkpoints = [[read_checkpoint(parser, path) for path in files] for files in stages]  # all, before the games
     rows = []
     starts = []
     offset = 0.0
     print(f"{'stage':>5}{'round':>6}{'minutes':>9}{'positions':>11}" + "".join(f"{s:>24}" for s in TARGETS))
-    for stage, files in enumerate(stages, 1):
+    for stage, saved_rounds in enumerate(checkpoints, 1):
         starts.append(offset)
-        for path in files:
-            saved = read_weights(path)
+        for saved in saved_rounds:
             last = saved.metadata["rounds"][-1]
             scores = {}
-            for spec in TARGETS:
-                s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies)
-                scores[spec] = (s / args.games, *wilson_interval(s, args.games))
+            total = args.games * len(TARGETS)
+            desc = f"stage {stage} round {last['round'] + 1}"
+            with tqdm(total=total, desc=desc, unit="game", leave=False, file=sys.stderr) as bar:
+                for spec in TARGETS:
+                    s = score_against(saved.weights, spec, args.games, args.seed, args.opening_plies, bar.update)
+                    scores[spec] = (s / args.games, *wilson_interval(s, args.games))
             at = offset + last["seconds"] / 60
             rows.append((at, last["positions"], scores))
             cells = "".join(f"{f'{v[0]:.0%} [{v[1]:.0%}, {v[2]:.0%}]':>24}" for v in scores.values())

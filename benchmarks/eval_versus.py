@@ -14,9 +14,12 @@ on the pattern evaluation): the same search whatever the machine's load.
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 
 import numpy as np
 from bench_eval import check_openings, match_score, read_weights_arg
+from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.base import Agent
@@ -36,7 +39,14 @@ def search_agent(weights: np.ndarray, seconds: float, seed: int, depth: int | No
 
 
 def head_to_head(
-    new: np.ndarray, old: np.ndarray, games: int, seconds: float, seed: int, plies: int, depth: int | None = None
+    new: np.ndarray,
+    old: np.ndarray,
+    games: int,
+    seconds: float,
+    seed: int,
+    plies: int,
+    depth: int | None = None,
+    advance: Callable[[int], object] | None = None,
 ) -> float:
     """The score of the search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
     return match_score(
@@ -45,6 +55,7 @@ def head_to_head(
         games,
         seed,
         plies,
+        advance,
     )
 
 
@@ -63,9 +74,10 @@ def main() -> None:
     if args.depth is not None and not 1 <= args.depth <= 20:
         parser.error(f"--depth must be 1 to 20, got {args.depth}")
     check_openings(parser, args.games, args.opening_plies, args.seed)
-    s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies, args.depth)
-    lo, hi = wilson_interval(s, args.games)
     search = f"alphabeta:time={args.time:g}" if args.depth is None else f"alphabeta:{args.depth}"
+    with tqdm(total=args.games, desc=search, unit="game", leave=False, file=sys.stderr) as bar:
+        s = head_to_head(new, old, args.games, args.time, args.seed, args.opening_plies, args.depth, bar.update)
+    lo, hi = wilson_interval(s, args.games)
     print(
         f"{search}, {args.new} vs {args.old}: {s / args.games:.1%} [{lo:.1%}, {hi:.1%}] "
         f"({s:g}/{args.games}, {args.opening_plies}-ply openings, colours swapped)"

@@ -4,6 +4,8 @@ Wilson 95 % intervals on the score (a win 1, a draw 1/2).
 Opponents: a uniformly random player, AlphaBetaAgent(4), and OpenSpiel's C++
 ``pyspiel.MCTSBot`` (random rollouts, UCT c = 2) given the same wall time per
 move (needs the ``bench`` extra). Every game goes through ``agents.play.match.play_game``.
+Each opponent is the anchor of its row: beside MCTS's score sit the opponent's
+score in the same games and the ratio of the two (above 1: MCTS is the stronger).
 
     python benchmarks/strength.py --games 50 --time 1.0
     python benchmarks/strength.py --games 10 --time 0.2 --against random alphabeta4
@@ -104,6 +106,15 @@ def run_match(
     return wins, draws, losses, sum(margins) / len(margins), (sum(sims) / len(sims) if sims else 0.0)
 
 
+def pyspiel_installed() -> bool:
+    """Whether OpenSpiel (the ``bench`` extra) can be imported."""
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def main() -> None:
     """Play the matches and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,6 +131,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1 or not 0 < args.time <= 60:
         parser.error("--games must be >= 1 and --time in (0, 60]")
+    against = args.against
+    if "openspiel" in against and not pyspiel_installed():
+        against = [key for key in against if key != "openspiel"]
+        if not against:
+            parser.error("--against openspiel: pyspiel is not installed (pip install '.[bench]')")
+        print("skipping openspiel: pyspiel is not installed (pip install '.[bench]')")
 
     rivals: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(seed=args.seed + 1),
@@ -128,13 +145,7 @@ def main() -> None:
     }
     MCTSAgent(simulations=100, seed=0).search(GameState.initial())  # compile before the clock matters
     rows = []
-    for key in args.against:
-        if key == "openspiel":
-            try:
-                import pyspiel  # noqa: F401
-            except ImportError:
-                print("skipping openspiel: pyspiel is not installed (pip install '.[bench]')")
-                continue
+    for key in against:
         rival = rivals[key]()
         t = time.perf_counter()
         w, d, losses, margin, sims = run_match(
@@ -145,9 +156,10 @@ def main() -> None:
     print()
     print(f"MCTSAgent(time_limit={args.time:g}) strength, {args.games} games per opponent, colours alternated")
     print(f"({os.cpu_count()} cores, Python {sys.version.split()[0]})")
+    print("anchor: the opponent's score in the same games; ratio: MCTS's score / the anchor's")
     header = (
         f"| {'opponent':<22} | {'W-D-L':<9} | {'score':>6} | {'95 % interval':<15} "
-        f"| {'disc diff':>9} | {'sims/move':>9} |"
+        f"| {'anchor':>6} | {'ratio':>6} | {'disc diff':>9} | {'sims/move':>9} |"
     )
     print(header)
     print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
@@ -155,9 +167,11 @@ def main() -> None:
         n = w + d + losses
         score = w + 0.5 * d
         lo, hi = wilson_interval(score, n)
+        anchor = n - score
+        ratio = f"{score / anchor:5.2f}x" if anchor else "   inf"
         print(
             f"| {name:<22} | {f'{w}-{d}-{losses}':<9} | {100 * score / n:5.1f}% | {100 * lo:5.1f}% - {100 * hi:5.1f}% "
-            f"| {margin:+9.1f} | {sims:9,.0f} |"
+            f"| {100 * anchor / n:5.1f}% | {ratio:>6} | {margin:+9.1f} | {sims:9,.0f} |"
         )
 
 

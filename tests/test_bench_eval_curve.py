@@ -3,11 +3,14 @@ played from real checkpoints of a tiny two-stage training (the second ``--init``
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
-from conftest import run_benchmark
+import pytest
+from conftest import REPO_ROOT, run_benchmark
 
-from agents.search.patterns import read_weights, save_weights
+from agents.search.patterns import load_weights, read_weights, save_weights
 from agents.ui.cli import main
 
 
@@ -36,3 +39,48 @@ def test_a_directory_without_checkpoints_is_a_usage_error(tmp_path: Path) -> Non
     assert done.returncode == 2
     assert "no round_<k>.npz files" in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "c.png").exists()
+
+
+def curve_refusal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
+    """eval_curve.py on the checkpoints in ``tmp_path``, which must stop with one usage
+    line (exit status 2) before any game or picture: returns that line."""
+    picture = tmp_path / "c.png"
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "benchmarks"))
+    monkeypatch.setattr(sys, "argv", ["eval_curve.py", str(tmp_path), "--games", "2", "--out", str(picture)])
+    with pytest.raises(SystemExit) as exit_info:
+        importlib.import_module("eval_curve").main()
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # not even the table's heading: no game was played
+    assert not picture.exists()
+    return err.strip().splitlines()[-1]
+
+
+def checkpoint(path: Path, rounds: list[dict[str, float]]) -> None:
+    """A weights file with ``rounds`` as its training record (train-eval's checkpoints have one)."""
+    save_weights(path, load_weights(), {"rounds": rounds})
+
+
+def test_a_corrupt_checkpoint_is_one_line_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint(tmp_path / "round_0.npz", [{"round": 0, "seconds": 60.0, "positions": 1000}])
+    (tmp_path / "round_1.npz").write_bytes(b"PK\x03\x04 cut short")  # a copy interrupted, say
+    (tmp_path / "round_best.npz").write_bytes(b"not a checkpoint")  # not round_<k>: not read
+    line = curve_refusal(tmp_path, monkeypatch, capsys)
+    assert line == (
+        f"eval_curve.py: error: checkpoint {tmp_path / 'round_1.npz'}: "
+        f"'{tmp_path / 'round_1.npz'}' is not a pattern-weights file: not an .npz archive"
+    )
+
+
+def test_weights_without_a_round_record_are_one_line_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checkpoint(tmp_path / "round_0.npz", [{"round": 0, "seconds": 60.0, "positions": 1000}])
+    checkpoint(tmp_path / "round_1.npz", [])  # weights saved by something other than train-eval
+    line = curve_refusal(tmp_path, monkeypatch, capsys)
+    assert line == (
+        f"eval_curve.py: error: checkpoint {tmp_path / 'round_1.npz'}: "
+        "no round record (not written by train-eval --checkpoints)"
+    )

@@ -1,0 +1,139 @@
+"""The benchmark scripts' output: each figure beside its anchor or target and the
+ratio of the two, in the same run, and a progress bar on stderr over long work
+(stdout keeps only the figures). Each script runs in this process with tiny budgets."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from conftest import REPO_ROOT
+
+from agents.arena.tournament import Tournament
+from agents.search.patterns import load_weights, shipped_weights_path
+
+WEIGHTS = str(shipped_weights_path())
+
+
+@pytest.fixture
+def bench(monkeypatch: pytest.MonkeyPatch) -> Callable[..., ModuleType]:
+    """A function importing ``benchmarks/<script>.py`` with ``sys.argv`` set to its arguments."""
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "benchmarks"))
+
+    def load(script: str, *args: str) -> ModuleType:
+        monkeypatch.setattr(sys, "argv", [f"{script}.py", *args])
+        return importlib.import_module(script)
+
+    return load
+
+
+def percent(text: str) -> float:
+    return float(text.rstrip("%")) / 100
+
+
+def test_bench_eval_prints_each_score_beside_its_target_and_the_ratio(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench_eval = bench("bench_eval")
+    bench_eval.play(load_weights(), 2, 0, 2)
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[1].split()[-2:] == ["target", "ratio"]
+    for spec, target in bench_eval.TARGETS.items():
+        row = next(line for line in lines if line.startswith(f"{spec}  "))
+        score, ratio = re.search(r"(\d+\.\d)%.*>= \d+%\s+(\d+\.\d\d)x", row).groups()  # type: ignore[union-attr]
+        assert float(ratio) == pytest.approx(float(score) / 100 / target, abs=0.006)
+        assert f"vs {spec}" in err  # its games' bar
+    assert "vs positional" not in out
+
+
+def test_bench_alphazero_prints_the_ratio_to_every_target(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench("bench_alphazero", "--skip-strength", "--simulations", "8", "--batch", "4").main()
+    out, _ = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[1].split() == ["search", "sims/s", "target", "ratio", "own", "share", "target", "ratio"]
+    for row in lines[2:6]:
+        rate, target, ratio, share, share_target, share_ratio = row.split()[-6:]
+        assert float(ratio) == pytest.approx(float(rate.replace(",", "")) / float(target.replace(",", "")), abs=0.006)
+        assert float(share_ratio) == pytest.approx(percent(share) / percent(share_target), abs=0.006)
+
+
+def test_bench_alphazero_match_draws_its_bar_on_stderr(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench_alphazero = bench("bench_alphazero")
+    score, low, high = bench_alphazero.strength("alphazero:sims=0", "greedy", 2, 2, 0)
+    assert low <= score <= high
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "alphazero:sims=0 vs greedy" in err
+
+
+def test_strength_prints_the_opponent_as_the_anchor_and_the_ratio(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ("--games", "2", "--time", "0.02", "--against", "alphabeta4")
+    bench("strength", *args).main()
+    out, _ = capsys.readouterr()
+    header = next(line for line in out.splitlines() if line.startswith("| opponent"))
+    assert [c.strip() for c in header.split("|")][3:7] == ["score", "95 % interval", "anchor", "ratio"]
+    row = next(line for line in out.splitlines() if line.startswith("| alphabeta-4"))
+    score, _, anchor, ratio = (c.strip() for c in row.split("|")[3:7])
+    assert percent(score) + percent(anchor) == pytest.approx(1.0)
+    if percent(anchor) == 0:
+        assert ratio == "inf"
+    else:
+        assert float(ratio.rstrip("x")) == pytest.approx(percent(score) / percent(anchor), abs=0.006)
+
+
+def test_strength_against_openspiel_alone_without_it_is_one_line_before_any_game(
+    bench: Callable[..., ModuleType], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # not installed, whatever this machine has
+    with pytest.raises(SystemExit) as exit_info:
+        bench("strength", "--games", "1", "--time", "0.02", "--against", "openspiel").main()
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines()[-1] == (
+        "strength.py: error: --against openspiel: pyspiel is not installed (pip install '.[bench]')"
+    )
+
+
+def test_bench_arena_draws_a_bar_for_each_timed_line(
+    bench: Callable[..., ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench_arena = bench("bench_arena")
+    tournament = Tournament.create(["random", "greedy"], games=2, seed=1, time_limit=None)
+    seconds = bench_arena.timed("arena --jobs 1", 2, bench_arena.arena(tournament, tmp_path / "g.jsonl", jobs=1))
+    assert seconds > 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "arena --jobs 1" in err
+    assert len((tmp_path / "g.jsonl").read_text().splitlines()) >= 2
+
+
+def test_eval_versus_draws_its_games_bar_on_stderr(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench("eval_versus", WEIGHTS, WEIGHTS, "--games", "2", "--depth", "1").main()
+    out, err = capsys.readouterr()
+    assert out.startswith("alphabeta:1, ") and "/2, 4-ply openings, colours swapped)" in out
+    assert "alphabeta:1" in err
+
+
+def test_eval_errors_draws_its_bars_on_stderr(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench("eval_errors", "--games", "1", WEIGHTS).main()
+    out, err = capsys.readouterr()
+    assert "held-out positions from 1 games" in out
+    assert "held-out games" in err and WEIGHTS in err
+    assert "it/s" not in out
