@@ -54,10 +54,11 @@ from typing import Any, TextIO
 
 from agents.play.gtp_server import build_engine_player, drop_player, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
-from agents.play.records import RecordError, from_ggf
+from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
 from agents.play.specs import parse_spec
 from agents.search.endgame import SCORE_MAX, solve_position
 from agents.search.mcts import MCTSAgent, SearchResult
+from agents.search.timecontrol import GameClock
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import observe
@@ -115,6 +116,10 @@ class NBoardServer:
         self.out = out
         self.start = GameState.initial()
         self.moves: list[int] = []
+        self.times: list[float] = []
+        """Each move's seconds, as the game and the ``move`` commands gave them."""
+        self.clocks: dict[Player, GGFClock] = {}
+        """Each colour's clock, as the game's ``TI`` / ``TB`` / ``TW`` set it (none: no clock)."""
         self.state = self.start
         self.players: dict[Player, Any] = {}
         self._hinter: MCTSAgent | None = None
@@ -175,28 +180,37 @@ class NBoardServer:
     def _set_game(self, text: str) -> None:
         try:
             game = from_ggf(text)
+            clocks = ggf_clocks(text)
         except RecordError as e:
             raise NBoardError(f"set game: {e}") from None
         start = game.start_state()
         moves = [parse_action(m) for m in game.moves]
-        self.start, self.moves = start, moves
+        self.start, self.moves, self.times, self.clocks = start, moves, list(game.times), clocks
         self.state = game.final_state()
 
     def _move(self, args: list[str]) -> None:
         if len(args) != 1:
             raise NBoardError("move: expected move F5/EVAL/TIME")
-        word = args[0].split("/", 1)[0].strip()
+        word, *rest = args[0].split("/")
+        word = word.strip()
+        try:
+            seconds = float(rest[1]) if len(rest) > 1 and rest[1].strip() else 0.0
+        except ValueError:
+            raise NBoardError(f"move: {args[0][:40]!r} is not a move like F5/EVAL/TIME") from None
+        if not 0 <= seconds < float("inf"):
+            raise NBoardError(f"move: {args[0][:40]!r} has a time that is not seconds >= 0")
         try:
             action = PASS if word.lower() in ("pa", "pass", "--") else parse_action(word)
         except InvalidMoveError:
             raise NBoardError(f"move: {word!r} is not a move like F5 or PA") from None
-        state, moves = self.state, list(self.moves)
+        state, moves, times = self.state, list(self.moves), list(self.times)
         if action != PASS and not state.is_legal(action) and state.legal_actions() == [PASS]:
             state = state.apply(PASS)  # a pass the GUI left out
             moves.append(PASS)
+            times.append(0.0)
         if not state.is_legal(action):
             raise NBoardError(f"move: {move_word(action)} is not legal here")
-        self.state, self.moves = state.apply(action), [*moves, action]
+        self.state, self.moves, self.times = state.apply(action), [*moves, action], [*times, seconds]
 
     def _go(self, args: list[str]) -> None:
         state = self.state
@@ -207,6 +221,7 @@ class NBoardServer:
             return
         self._send("status thinking")
         player = self._player(state.player)
+        self._set_clock(player, state.player)
         started = time.perf_counter()
         try:
             answer = engine_move(player, observe(state, state.player), self.time_limit)
@@ -228,6 +243,19 @@ class NBoardServer:
             evaluation = self._exact(state, action).score
         self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
         self._send("status")
+
+    def _set_clock(self, player: object, colour: Player) -> None:
+        """A player on a game clock (``clock=``) gets what the game's clock has
+        left ``colour``: its main time and increments less its moves' times."""
+        own, clock = getattr(player, "clock", None), self.clocks.get(colour)
+        if not isinstance(own, GameClock) or clock is None:
+            return
+        state, spent, moves = self.start, 0.0, 0
+        for action, seconds in zip(self.moves, self.times, strict=True):
+            if state.player == colour and action != PASS:
+                spent, moves = spent + seconds, moves + 1
+            state = state.apply(action)
+        own.set_left(clock.left(spent, moves))
 
     def _hint(self, args: list[str]) -> None:
         count = int(_number(args, "hint N"))
