@@ -188,9 +188,9 @@ def ggf_clocks(text: str) -> dict[Player, GGFClock]:
     for key, value in _ggf_properties(text):
         if key in ("TI", "TB", "TW"):
             parts = [_ggf_seconds(key, value, part) if part.strip() else None for part in value.split("/")]
-            if len(parts) > 3 or parts[0] is None:
-                raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
             main, increment, grace = [*parts, None, None][:3]
+            if len(parts) > 3 or main is None:
+                raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
             clock = GGFClock(main, increment or 0.0, 120.0 if grace is None else grace)
             for colour in {"TI": (BLACK, 1 - BLACK), "TB": (BLACK,), "TW": (1 - BLACK,)}[key]:
                 clocks[colour] = clock

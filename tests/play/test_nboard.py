@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,6 +144,23 @@ def test_pong_comes_after_everything_asked_before_it() -> None:
     assert [line.split()[0] for line in before if line.startswith(("===", "search"))] == ["===", "search", "search"]
     assert [line.split()[0] for line in after if line.startswith(("===", "search"))] == ["search"]
     assert before[-1] == "status" and after[-1] == "status"  # each search finished before the next pong
+    assert engine.close()[0] == 0
+
+
+def test_a_ping_stops_the_search_under_way_as_the_protocol_asks() -> None:
+    # 30 s a search: NBoard pings before it changes the position, and waited for the pong that long.
+    engine = Engine("--player", "mcts:time=30,seed=1", "--time", "30")
+    engine.sync("nboard 2", f"set game {prefix(20)}")
+    for ping, (command, answer) in enumerate((("hint 3", "search "), ("go", "=== "), ("analyze", "status"))):
+        engine.send(command)
+        engine.until("status ")  # the search has begun
+        pinged = time.perf_counter()
+        engine.send(f"ping {ping}")
+        lines = engine.until(f"pong {ping}", timeout=60)
+        assert time.perf_counter() - pinged < 5.0, lines
+        # A hint or a move answers with what it had found; an analysis ends where it was.
+        assert lines[-2] == "status" and any(line.startswith(answer) for line in lines), lines
+    engine.send("quit")
     assert engine.close()[0] == 0
 
 
