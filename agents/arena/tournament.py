@@ -567,9 +567,12 @@ def run_tournament(
     address: str | None = None,
     anchor: str | None = None,
     progress: Progress | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Ratings:
     """Play the tournament's missing games, appending each to ``out``, and
-    return the ratings of everything in the file.
+    return the ratings of everything in the file. ``on_start()`` is called
+    once the arguments, the file and every player are checked, before the
+    first game (a caller announces the tournament there, not before an error).
 
     ``out`` must not hold games already unless ``resume`` is set, and then it
     must hold this same tournament, or one this one extends (see ``extends``). ``backend`` is "local" (``jobs`` worker
@@ -605,6 +608,8 @@ def run_tournament(
     todo = [g for g in schedule if g.game_id not in done]
     if todo:
         check_specs(tournament.agents, tournament.time_limit)
+    if on_start is not None:
+        on_start()
     with ResultsWriter(path) as writer:
         if not path.stat().st_size or data.tournament != tournament:
             # A new file, or an extended tournament: the last tournament line holds.

@@ -6,7 +6,10 @@ play against any player spec.
 Commands: ``protocol_version``, ``name``, ``version``, ``known_command``,
 ``list_commands``, ``boardsize 8``, ``clear_board``, ``komi`` (ignored),
 ``play COLOUR VERTEX``, ``genmove COLOUR``, ``undo`` (the last ``play`` or
-``genmove``, with the forced pass it took), ``final_score``, ``showboard``,
+``genmove``, with the forced pass it took), ``final_score`` (once the game
+is over the disc difference as it stands, ``B+12``, ``W+4`` or ``0``, as our
+game records count it, where gtp-rhino gives the empty squares to the winner
+too; before, the GTP failure ``cannot score``, as gtp-rhino answers), ``showboard``,
 ``time_settings`` / ``time_left`` and ``quit``. A timed player
 (``alphabeta:time=1``, ``mcts:clock=60``, ...) plays on the controller's clock
 once ``time_settings`` sets one (main time, then Canadian byo-yomi; GTP's
@@ -309,6 +312,8 @@ class GTPServer:
         return self.time_limit if clock is None else clock.seconds_to_flag() + CLOCK_GRACE
 
     def _final_score(self, args: list[str]) -> str:
+        if not self.state.is_terminal():  # the discs mid-game are no score: gtp-rhino fails the same way
+            raise GTPError("cannot score")
         black, white = self.state.score()
         if black == white:
             return "0"

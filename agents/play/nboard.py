@@ -11,9 +11,11 @@ Commands (one a line; anything else is ignored, as the protocol asks):
   its strength (``alphabeta:4``, ``alphabeta:time=1``, ``level:3``, ``mcts:time=2``...) keeps it.
   Answered ``set myname NAME`` with the depth in force;
 - ``set game GGF``: the position at the end of that game (read with
-  ``agents.play.records.from_ggf``); ``set contempt N`` is accepted and has no
+  ``agents.play.records.from_ggf``) and its clock (``TI``, or ``TB`` / ``TW``:
+  ``records.ggf_clocks``); ``set contempt N`` is accepted and has no
   effect (draws score 0);
-- ``move F5/EVAL/TIME`` (or ``move PA``, or just ``move F5``): a move played;
+- ``move F5/EVAL/TIME`` (or ``move PA``, or just ``move F5``): a move played,
+  in TIME seconds;
 - ``go``: the player's move, ``=== F5/EVAL/TIME`` (``PA`` for a pass), the
   board unchanged until NBoard sends the ``move``. EVAL is the move's exact
   score near the end, else an MCTS player's own estimate, else 0;
@@ -28,7 +30,13 @@ it is an MCTS player, else an MCTS of ``default_time`` seconds): a move's mean
 result ``v`` in [-1, 1] shows as ``64 v`` (a sure win +64, not a predicted
 margin) and its depth field carries the move's visits; a forced pass is worth
 the opponent's best reply, negated. Commands run one after
-another, so ``pong N`` always follows everything sent before ``ping N``.
+another, so ``pong N`` always follows everything sent before ``ping N``; a
+``ping`` (or ``quit``) read while a ``go``, ``hint`` or ``analyze`` of our own
+players searches stops that search, as the protocol asks and Edax does, and
+the command answers with what it found (``INTERRUPTS``). A player on a game
+clock (``clock=``) plays a ``go`` on what the game's clock leaves it: the main
+time and increments less the times of its moves, those of the game and of
+the ``move`` commands since.
 A malformed command gets one ``status`` line saying what was wrong.
 
 A misbehaving player cannot break the session (as under ``reversi gtp``, see
@@ -45,19 +53,24 @@ and the session goes on. What a player prints goes to stderr.
 
 from __future__ import annotations
 
+import queue
 import re
 import sys
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
+from agents.base import TimedAgent, stop_agent
 from agents.play.gtp_server import build_engine_player, drop_player, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
-from agents.play.records import RecordError, from_ggf
+from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
 from agents.play.specs import parse_spec
 from agents.search.endgame import SCORE_MAX, solve_position
 from agents.search.mcts import MCTSAgent, SearchResult
+from agents.search.timecontrol import GameClock
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import observe
@@ -71,6 +84,10 @@ HINT_EXACT_EMPTIES = 14
 """From this many empty squares down, hints and analyses are exact endgame solves."""
 EXACT_DEPTH = "100%"
 """The depth field of an exact score, as NBoard engines write it."""
+INTERRUPTS = ("ping", "quit")
+"""Commands that stop the search under way as soon as they are read, as Edax
+does: NBoard pings before it changes the position and drops what the engine
+said before the pong, and the protocol asks the engine to stop thinking then."""
 
 
 class NBoardError(Exception):
@@ -115,11 +132,24 @@ class NBoardServer:
         self.out = out
         self.start = GameState.initial()
         self.moves: list[int] = []
+        self.times: list[float] = []
+        """Each move's seconds, as the game and the ``move`` commands gave them."""
+        self.clocks: dict[Player, GGFClock] = {}
+        """Each colour's clock, as the game's ``TI`` / ``TB`` / ``TW`` set it (none: no clock)."""
         self.state = self.start
         self.players: dict[Player, Any] = {}
         self._hinter: MCTSAgent | None = None
         self.depth: int | None = None
         """The depth NBoard's ``set depth`` gave an ``alphabeta`` spec that leaves it open."""
+        self._lock = threading.Lock()
+        self._searching: object = None
+        """The player or MCTS whose search runs now (``serve``'s reader stops it)."""
+        self._command = 0
+        """The number of the line being carried out (``serve`` counts them from 1)."""
+        self._finished = 0
+        """The number of the last line carried out."""
+        self._stopped = 0
+        """The number of the last line whose search an ``INTERRUPTS`` line stopped."""
         self.commands = {
             "nboard": self._nboard,
             "set": self._set,
@@ -175,28 +205,37 @@ class NBoardServer:
     def _set_game(self, text: str) -> None:
         try:
             game = from_ggf(text)
+            clocks = ggf_clocks(text)
         except RecordError as e:
             raise NBoardError(f"set game: {e}") from None
         start = game.start_state()
         moves = [parse_action(m) for m in game.moves]
-        self.start, self.moves = start, moves
+        self.start, self.moves, self.times, self.clocks = start, moves, list(game.times), clocks
         self.state = game.final_state()
 
     def _move(self, args: list[str]) -> None:
         if len(args) != 1:
             raise NBoardError("move: expected move F5/EVAL/TIME")
-        word = args[0].split("/", 1)[0].strip()
+        word, *rest = args[0].split("/")
+        word = word.strip()
+        try:
+            seconds = float(rest[1]) if len(rest) > 1 and rest[1].strip() else 0.0
+        except ValueError:
+            raise NBoardError(f"move: {args[0][:40]!r} is not a move like F5/EVAL/TIME") from None
+        if not 0 <= seconds < float("inf"):
+            raise NBoardError(f"move: {args[0][:40]!r} has a time that is not seconds >= 0")
         try:
             action = PASS if word.lower() in ("pa", "pass", "--") else parse_action(word)
         except InvalidMoveError:
             raise NBoardError(f"move: {word!r} is not a move like F5 or PA") from None
-        state, moves = self.state, list(self.moves)
+        state, moves, times = self.state, list(self.moves), list(self.times)
         if action != PASS and not state.is_legal(action) and state.legal_actions() == [PASS]:
             state = state.apply(PASS)  # a pass the GUI left out
             moves.append(PASS)
+            times.append(0.0)
         if not state.is_legal(action):
             raise NBoardError(f"move: {move_word(action)} is not legal here")
-        self.state, self.moves = state.apply(action), [*moves, action]
+        self.state, self.moves, self.times = state.apply(action), [*moves, action], [*times, seconds]
 
     def _go(self, args: list[str]) -> None:
         state = self.state
@@ -207,9 +246,12 @@ class NBoardServer:
             return
         self._send("status thinking")
         player = self._player(state.player)
+        self._set_clock(player, state.player)
         started = time.perf_counter()
         try:
-            answer = engine_move(player, observe(state, state.player), self.time_limit)
+            # Our own searches stop; a player in a process or an engine of its own would be killed.
+            with self._search(None if isinstance(player, TimedAgent) else player):
+                answer = engine_move(player, observe(state, state.player), self.time_limit)
         except BaseException:
             drop_player(self.players, state.player)  # built afresh at its next go
             raise
@@ -229,6 +271,19 @@ class NBoardServer:
         self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
         self._send("status")
 
+    def _set_clock(self, player: object, colour: Player) -> None:
+        """A player on a game clock (``clock=``) gets what the game's clock has
+        left ``colour``: its main time and increments less its moves' times."""
+        own, clock = getattr(player, "clock", None), self.clocks.get(colour)
+        if not isinstance(own, GameClock) or clock is None:
+            return
+        state, spent, moves = self.start, 0.0, 0
+        for action, seconds in zip(self.moves, self.times, strict=True):
+            if state.player == colour and action != PASS:
+                spent, moves = spent + seconds, moves + 1
+            state = state.apply(action)
+        own.set_left(clock.left(spent, moves))
+
     def _hint(self, args: list[str]) -> None:
         count = int(_number(args, "hint N"))
         if count < 1:
@@ -247,6 +302,8 @@ class NBoardServer:
             states.append(states[-1].apply(action))
         self._send("status analysing")
         for ply in range(len(states) - 1, -1, -1):
+            if self._interrupted():
+                break
             state = states[ply]
             if state.is_terminal():
                 black, white = state.score()
@@ -304,10 +361,12 @@ class NBoardServer:
         if actions == [PASS]:  # worth the opponent's best reply, negated
             reply = self.hints(state.apply(PASS))[0]
             return [Hint(PASS, -reply.score, reply.depth, (PASS, *reply.pv))]
-        result = self._searcher(state.player).search(state)
+        searcher = self._searcher(state.player)
+        with self._search(searcher):
+            result = searcher.search(state)
         searched = []
         for a, visits, value in zip(result.actions, result.visits, result.values, strict=True):
-            pv = result.principal_variation if a == result.action else (a,)
+            pv = result.principal_variation if a == result.action and result.principal_variation else (a,)
             searched.append(Hint(a, _discs(result, a, float(value)), str(int(visits)), pv))
         # The search's own choice first, then by visits (what MCTS trusts), then by score.
         return sorted(searched, key=lambda h: (h.action != result.action, -int(h.depth), -h.score, h.action))
@@ -338,10 +397,66 @@ class NBoardServer:
         return True
 
     def serve(self, lines: Iterable[str]) -> None:
-        """Answer ``lines`` until ``quit`` or their end."""
-        for line in lines:
-            if not self.handle(line):
-                return
+        """Answer ``lines`` until ``quit`` or their end. A thread reads them
+        while the commands run, so a ``ping`` or ``quit`` read while a search
+        runs stops it (the command answers with what it found)."""
+        read: queue.Queue[tuple[int, str] | BaseException | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(lines, read), name="reversi-nboard-input", daemon=True).start()
+        while (item := _next(read)) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            self._command, line = item
+            try:
+                if not self.handle(line):
+                    return
+            finally:
+                self._finished = self._command
+
+    def _read(self, lines: Iterable[str], read: queue.Queue[tuple[int, str] | BaseException | None]) -> None:
+        """Pass ``lines`` on, numbered from 1; at a ``ping`` or ``quit``, stop
+        the search of the command being carried out, again and again until that
+        command is done (a search forgets a stop that came before it began)."""
+        try:
+            for number, line in enumerate(lines, 1):
+                read.put((number, line))
+                running = self._command
+                if line.split()[:1] and line.split()[0].lower() in INTERRUPTS and self._finished < running:
+                    self._stopped = running
+                    while self._finished < running:
+                        with self._lock:
+                            searching = self._searching
+                        stop_agent(searching)
+                        time.sleep(0.005)
+        except Exception as e:  # stdin that cannot be read: the session's end, said in one line
+            read.put(e)
+            return
+        read.put(None)
+
+    def _interrupted(self) -> bool:
+        """Whether a ``ping`` or ``quit`` stopped the command being carried out."""
+        return self._stopped == self._command > 0
+
+    @contextmanager
+    def _search(self, searcher: object) -> Iterator[None]:
+        """While the block runs, ``searcher``'s search is the one an interrupt stops."""
+        with self._lock:
+            self._searching = searcher
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._searching = None
+
+
+def _next(read: queue.Queue[tuple[int, str] | BaseException | None]) -> tuple[int, str] | BaseException | None:
+    """The next item the reader passed on. Waited for in short spells: Ctrl-C
+    may reach the reader's thread, and the main thread sees it only between
+    two waits."""
+    while True:
+        try:
+            return read.get(timeout=0.1)
+        except queue.Empty:
+            continue
 
 
 def _number(args: list[str], usage: str) -> float:

@@ -28,13 +28,14 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 from agents.datafiles import write_text_atomic
 from agents.play.match import GameResult
 from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.notation import PASS, action_name, parse_square
-from reversi_env.state import BLACK, PLAYER_NAMES, GameState
+from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
 
 FORMATS = ("json", "ggf", "transcript")
 """The record formats, as ``write_record`` / ``--save`` name them."""
@@ -144,8 +145,8 @@ def _ggf_score(result: GameResult) -> str:
     return f"{result.disc_difference:+.3f}"
 
 
-def from_ggf(text: str) -> GameResult:
-    """The first game of a GGF text; RecordError for anything malformed."""
+def _ggf_properties(text: str) -> list[tuple[str, str]]:
+    """The properties of the first game of a GGF text, in order; RecordError if malformed."""
     body = text.strip()
     if not body.startswith("(;"):
         raise RecordError("GGF: a game starts with '(;'")
@@ -160,6 +161,62 @@ def from_ggf(text: str) -> GameResult:
             raise RecordError(f"GGF: {inner[pos : pos + 12].strip()!r} is not a property like PB[name]")
         props.append((m.group(1), m.group(2)))
         pos = m.end()
+    return props
+
+
+@dataclass(frozen=True)
+class GGFClock:
+    """One colour's clock in a GGF game (``TI``, or ``TB`` / ``TW``): the main
+    time, the increment added after each move and the grace once the main time
+    is out, in seconds (``TI[15:00/10/2:00]``; NBoard and GGS read a missing
+    grace as 2:00)."""
+
+    main: float
+    increment: float = 0.0
+    grace: float = 120.0
+
+    def left(self, spent: float, moves: int) -> float:
+        """Seconds left after ``moves`` moves that took ``spent`` seconds in all."""
+        left = self.main + self.increment * moves - spent
+        return max(left if left > 0 else left + self.grace, 0.0)
+
+
+def ggf_clocks(text: str) -> dict[Player, GGFClock]:
+    """The clock of each colour a GGF game sets (``TI`` both, ``TB`` black's,
+    ``TW`` white's); none if it sets none. RecordError for a malformed time."""
+    clocks: dict[Player, GGFClock] = {}
+    for key, value in _ggf_properties(text):
+        if key in ("TI", "TB", "TW"):
+            parts = [_ggf_seconds(key, value, part) if part.strip() else None for part in value.split("/")]
+            main, increment, grace = [*parts, None, None][:3]
+            if len(parts) > 3 or main is None:
+                raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
+            clock = GGFClock(main, increment or 0.0, 120.0 if grace is None else grace)
+            for colour in {"TI": (BLACK, 1 - BLACK), "TB": (BLACK,), "TW": (1 - BLACK,)}[key]:
+                clocks[colour] = clock
+    return clocks
+
+
+def _ggf_seconds(key: str, value: str, text: str) -> float:
+    """``[d.][h:][m:]s`` in seconds, as GGS writes a time."""
+    days, dot, rest = text.strip().partition(".")
+    if not dot or ":" in days or ":" not in rest:  # no days: a dot is the seconds' own
+        days, rest = "0", text.strip()
+    try:
+        seconds = 0.0
+        for part in rest.split(":"):
+            seconds = seconds * 60 + float(part)
+        seconds += 86400 * float(days)
+    except ValueError:
+        raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]") from None
+    if not 0 <= seconds < float("inf"):
+        raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
+    return seconds
+
+
+def from_ggf(text: str) -> GameResult:
+    """The first game of a GGF text; RecordError for anything malformed."""
+    props = _ggf_properties(text)
     fields = dict(props)
     if fields.get("GM", "Othello").lower() != "othello":
         raise RecordError(f"GGF: the game is {fields['GM']!r}, not Othello")

@@ -12,7 +12,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            the current directory); ``alphabeta`` and
                                            ``mcts`` take ``weights=`` too, for all
                                            they evaluate with (their endgame proof's
-                                           move ordering included)
+                                           move ordering included); the player's
+                                           name ends ``:weights=my.npz``, so
+                                           records tell two files apart
 ``alphabeta:time=2``                       alpha-beta by iterative deepening, 2 s a move
                                            (``clock=60``: 60 s for all its moves in a
                                            game, shared out by the game's phase)
@@ -200,11 +202,14 @@ class PlayerSpec:
         if self.needs_color and seat is None:
             raise SpecError(f"{self.text!r}: this player needs to know its colour (black or white)")
         try:
-            return self._build(seat, seed, default_time)
+            agent = self._build(seat, seed, default_time)
         except SpecError:
             raise
         except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
             raise SpecError(f"cannot build player {self.text!r}: {e}") from e
+        if "weights" in self.options:  # two weights files are two players in records, tables and the GUI
+            agent.name = f"{agent.name}:weights={self.options['weights']}"
+        return agent
 
     def _build(self, seat: int | None, default_seed: int | None, default_time: float) -> Agent:
         o = self.options

@@ -114,6 +114,8 @@ __all__ = [
     "DEFAULT_MAX_NODES",
     "DEFAULT_MINIMAX",
     "DEFAULT_MIX",
+    "MAX_ENDGAME_EXACT",
+    "MAX_NODES",
     "MAX_SIMULATIONS",
     "MAX_THREADS",
     "NODE_DTYPE",
@@ -144,6 +146,14 @@ positions there against GRhino (docs/mcts.md)."""
 
 DEFAULT_MAX_NODES = 4_000_000
 """Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
+
+MAX_NODES = 2**31 - 1
+"""The largest tree size cap: a node's index is an int32 (``NODE_DTYPE``'s ``first``)."""
+
+MAX_ENDGAME_EXACT = 30
+"""The most empty squares ``endgame_exact`` may solve from (the ``exact=``
+limit of ``mcts:`` specs too): a search by simulations waits for the solve
+however long it takes."""
 
 DEFAULT_BIAS = 1.0
 """Default weight of the progressive bias (the static evaluation of a move,
@@ -476,10 +486,10 @@ class MCTSAgent:
     the exploration constant; ``reuse_tree`` keeps the subtree of the moves
     played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
     number of empty squares from which the root is solved exactly (0 turns it
-    off); a timed search with more but at most ``endgame_proof`` first gives
+    off, at most ``MAX_ENDGAME_EXACT``); a timed search with more but at most ``endgame_proof`` first gives
     most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
     off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
-    ``max_nodes`` caps the tree; ``evaluation`` is the learned pattern evaluation
+    ``max_nodes`` caps the tree (at most ``MAX_NODES``); ``evaluation`` is the learned pattern evaluation
     the endgame proof orders its moves by and the default heuristic reads
     (``pattern_evaluation(path)`` plays another weights file; default the shipped
     one); ``heuristic`` (default: the learned pattern
@@ -537,6 +547,8 @@ class MCTSAgent:
                 raise ValueError(f"simulations must be at most {MAX_SIMULATIONS:,}, got {simulations!r}")
         _check_positive("c", c)
         _check_positive("max_nodes", max_nodes, integer=True)
+        if max_nodes > MAX_NODES:
+            raise ValueError(f"max_nodes must be at most {MAX_NODES:,} (2**31 - 1), got {max_nodes!r}")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
         if max_nodes < 65 * threads:
@@ -560,9 +572,12 @@ class MCTSAgent:
             raise ValueError(f"ply must be 0 (the leaf's own value) or 1 (the best of its children's), got {ply!r}")
         if not isinstance(fpu, (bool, np.bool_)):
             raise ValueError(f"fpu must be True or False, got {fpu!r}")
-        for knob, empties in (("endgame_exact", endgame_exact), ("endgame_proof", endgame_proof)):
-            if isinstance(empties, bool) or not isinstance(empties, (int, np.integer)) or empties < 0:
-                raise ValueError(f"{knob} must be a non-negative int (empty squares), got {empties!r}")
+        for knob, empties, most in (
+            ("endgame_exact", endgame_exact, MAX_ENDGAME_EXACT),
+            ("endgame_proof", endgame_proof, 60),
+        ):
+            if isinstance(empties, bool) or not isinstance(empties, (int, np.integer)) or not 0 <= empties <= most:
+                raise ValueError(f"{knob} must be an int from 0 to {most} (empty squares), got {empties!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
             raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if evaluator is not None and not isinstance(evaluator, Evaluator):

@@ -180,39 +180,48 @@ def run_arena(args: argparse.Namespace) -> int:
     done = len(existing.games)
     total = len(tournament.schedule())
     extended = existing.tournament is not None and existing.tournament != tournament
-    print(
-        f"{len(tournament.agents)} agents, {tournament.mode}, {tournament.games} games per pairing: "
-        f"{total} games ({done} already in {out}{', extending its tournament' if extended else ''})",
-        file=sys.stderr,
-    )
     from tqdm import tqdm
 
-    # Two lines: the bar (games done, rate, ETA) and under it the standings.
-    bar = tqdm(
-        total=total,
-        initial=done,
-        unit="game",
-        dynamic_ncols=True,
-        disable=args.no_progress,
-        file=sys.stderr,
-        smoothing=0.05,
-        position=0,
-    )
-    # The standings line moves the cursor between the two lines: a terminal's
-    # business, not a log file's, so without a terminal the bar goes alone.
-    standings = tqdm(
-        total=0,
-        bar_format="{desc}",
-        dynamic_ncols=True,
-        disable=args.no_progress or not sys.stderr.isatty(),
-        file=sys.stderr,
-        position=1,
-    )
+    bars: list[Any] = []  # the progress bar and the standings line under it, once the tournament starts
+
+    def start() -> None:
+        print(
+            f"{len(tournament.agents)} agents, {tournament.mode}, {tournament.games} games per pairing: "
+            f"{total} games ({done} already in {out}{', extending its tournament' if extended else ''})",
+            file=sys.stderr,
+        )
+        # Two lines: the bar (games done, rate, ETA) and under it the standings.
+        bar = tqdm(
+            total=total,
+            initial=done,
+            unit="game",
+            dynamic_ncols=True,
+            disable=args.no_progress,
+            file=sys.stderr,
+            smoothing=0.05,
+            position=0,
+        )
+        # The standings line moves the cursor between the two lines: a terminal's
+        # business, not a log file's, so without a terminal the bar goes alone.
+        standings = tqdm(
+            total=0,
+            bar_format="{desc}",
+            dynamic_ncols=True,
+            disable=args.no_progress or not sys.stderr.isatty(),
+            file=sys.stderr,
+            position=1,
+        )
+        bars[:] = [bar, standings]
 
     def progress(n: int, total: int, table: Ratings) -> None:
+        bar, standings = bars
         standings.set_description_str(compact_table(table, width=len(table.agents)), refresh=False)
         bar.update(n - bar.n)
         standings.refresh()
+
+    def close_bars() -> None:
+        for bar in reversed(bars):
+            bar.close()
 
     try:
         table = run_tournament(
@@ -224,10 +233,10 @@ def run_arena(args: argparse.Namespace) -> int:
             address=args.address,
             anchor=args.anchor,
             progress=progress,
+            on_start=start,
         )
     except KeyboardInterrupt:
-        standings.close()
-        bar.close()
+        close_bars()
         saved = len(read_results(out).games) if out.exists() else 0
         print(
             f"\ninterrupted: {saved} of {total} games are saved in {out}; "
@@ -236,11 +245,9 @@ def run_arena(args: argparse.Namespace) -> int:
         )
         return 130
     except (ValueError, OSError, RuntimeError, ImportError) as e:
-        standings.close()
-        bar.close()
+        close_bars()
         return _fail("arena", e)
-    standings.close()
-    bar.close()
+    close_bars()
     try:
         _report(table, args)
     except (ValueError, OSError, ImportError) as e:

@@ -42,8 +42,26 @@ def test_the_arena_refuses_a_player_that_cannot_load_before_playing(
     status, err = run_cli(["arena", "random", f"python:{broken}:make", "--out", str(out), "--no-progress"], capsys)
     assert status == 2
     assert "this player is broken" in err and "Traceback" not in err
-    assert len(err.strip().splitlines()) <= 2  # the plan line, then one error line
+    assert len(err.strip().splitlines()) == 1  # the error alone, no plan line before it
     assert not out.exists() or not [line for line in out.read_text().splitlines() if '"game"' in line]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["random", "mcts:sims=0"], "'mcts:sims=0': sims must be > 0"),
+        (["random", "pattern:weights=no-such.npz"], "no such weights file"),
+        (["random", "greedy", "--anchor", "nobody"], "anchor 'nobody' is not one of the agents"),
+    ],
+)
+def test_a_bad_spec_or_anchor_is_one_line_before_anything_else(
+    args: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, err = run_cli(["arena", *args, "--games", "2", "--out", "r.jsonl"], capsys)
+    assert status == 2 and err.startswith("reversi arena: error: ") and needle in err
+    assert len(err.splitlines()) == 1, err  # no plan line, no progress bar
+    assert not (tmp_path / "r.jsonl").exists()
 
 
 def test_what_a_course_player_prints_or_reads_stays_off_the_arenas_stdout(tmp_path: Path) -> None:

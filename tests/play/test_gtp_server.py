@@ -39,7 +39,7 @@ def test_the_protocol_answers_in_gtp_form() -> None:
     assert reply is not None and reply.startswith("= ")
     move = reply[2:].strip()
     assert server.state == GameState.initial().apply("D3").apply(move)
-    assert server.handle("final_score") == "= 0\n\n"  # 3-3: every white reply to D3 flips one disc
+    assert server.handle("final_score") == "? cannot score\n\n"  # mid-game
     assert "X to move" in (server.handle("showboard") or "")
     assert server.handle("frobnicate").startswith("? unknown command")
     assert server.handle("# just a comment") == ""
@@ -95,6 +95,23 @@ def test_genmove_after_the_end_is_a_pass_as_gtp_rhino_answers() -> None:
     final = server.state
     assert server.handle("5 genmove b") == "=5 pass\n\n" and server.handle("genmove w") == "= pass\n\n"
     assert server.state == final and server.handle("play b pass").startswith("? illegal move")
+
+
+def test_final_score_fails_mid_game_and_counts_the_discs_at_the_end_as_gtp_rhino_answers() -> None:
+    # The shortest game: black wins 13-0 with 51 squares empty.
+    moves = ["E6", "F4", "E3", "F6", "G5", "D6", "E7", "F5", "C5"]
+    commands = ["boardsize 8", "clear_board", "final_score"]
+    for i, move in enumerate(moves):
+        commands += [f"play {'bw'[i % 2]} {move}", "final_score"]
+    server = GTPServer("greedy")
+    ours = [server.handle(c) for c in commands]
+    done = subprocess.run(
+        [RHINO, "-l", "1"], input="\n".join([*commands, "quit"]) + "\n", capture_output=True, text=True, timeout=30
+    )
+    rhinos = [answer + "\n\n" for answer in done.stdout.split("\n\n")[: len(commands)]]
+    assert ours[:-1] == rhinos[:-1] and ours.count("? cannot score\n\n") == len(moves)
+    # Over: ours the discs as they stand (the course's count), gtp-rhino's the empties to the winner too.
+    assert (ours[-1], rhinos[-1]) == ("= B+13\n\n", "= B+64\n\n")
 
 
 def test_quit_keeps_its_id_and_ends_the_session() -> None:

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from agents.play.nboard import EXACT_DEPTH, HINT_EXACT_EMPTIES, NBoardServer
 from agents.play.records import from_ggf, record, to_ggf
 from reversi_env import GameState
-from reversi_env.notation import PASS, parse_action
+from reversi_env.notation import PASS, action_name, parse_action
 from tests.conftest import REPO_ROOT, TEST_DATA
 from tests.play.test_gtp_server import UNBUILDABLE, run_engine
 
@@ -143,6 +144,23 @@ def test_pong_comes_after_everything_asked_before_it() -> None:
     assert [line.split()[0] for line in before if line.startswith(("===", "search"))] == ["===", "search", "search"]
     assert [line.split()[0] for line in after if line.startswith(("===", "search"))] == ["search"]
     assert before[-1] == "status" and after[-1] == "status"  # each search finished before the next pong
+    assert engine.close()[0] == 0
+
+
+def test_a_ping_stops_the_search_under_way_as_the_protocol_asks() -> None:
+    # 30 s a search: NBoard pings before it changes the position, and waited for the pong that long.
+    engine = Engine("--player", "mcts:time=30,seed=1", "--time", "30")
+    engine.sync("nboard 2", f"set game {prefix(20)}")
+    for ping, (command, answer) in enumerate((("hint 3", "search "), ("go", "=== "), ("analyze", "status"))):
+        engine.send(command)
+        engine.until("status ")  # the search has begun
+        pinged = time.perf_counter()
+        engine.send(f"ping {ping}")
+        lines = engine.until(f"pong {ping}", timeout=60)
+        assert time.perf_counter() - pinged < 5.0, lines
+        # A hint or a move answers with what it had found; an analysis ends where it was.
+        assert lines[-2] == "status" and any(line.startswith(answer) for line in lines), lines
+    engine.send("quit")
     assert engine.close()[0] == 0
 
 
@@ -326,6 +344,32 @@ def test_other_handshakes_and_nboard_1_moves_are_understood() -> None:
     assert server.state == GameState.initial().apply("F5").apply("D6")
     assert server.moves == [parse_action("F5"), parse_action("D6")]
     assert len(out.getvalue().splitlines()) == 3
+
+
+def test_a_player_on_a_game_clock_plays_on_the_clock_the_game_sets() -> None:
+    # TI[1:00//0]: a minute each, no grace. Black's moves took 20 + 20 + 15 + 2 s: 3 s left of its 600.
+    timed = NBOARD_EXAMPLE.replace("TI[15:00]", "TI[1:00//0]")
+    for move, seconds in (("B[F5]", 20), ("B[D3]", 20), ("B[E6]", 15), ("B[E7]", 2)):
+        timed = timed.replace(move, f"{move[:-1]}//{seconds}]")
+    server = NBoardServer("mcts:clock=600,seed=1", out=io.StringIO())
+    server.handle(f"set game {timed}")
+    black = server._player(0)
+    server.handle("go")
+    assert 0 < black.clock.left < 3.0  # what the game left, less this move's time
+    # The times of the moves NBoard sends count too: black's next took 2.5 s of what was left.
+    server.handle(f"move {next(a for a in ('C4', 'C3', 'D6', 'G4') if server.state.is_legal(a))}/0.00/2.5")
+    white = server.state.legal_actions()[0]
+    server.handle(f"move {'PA' if white == PASS else action_name(white)}/0.00/1")
+    server.handle("go")
+    assert 0 <= black.clock.left < 0.5
+    assert server.clocks[1].left(1.0, 1) == 59.0  # white's own: a minute less its one timed move
+    server.handle(f"set game {timed.replace('TI[1:00//0]', 'TI[soon]')}")
+    server.handle("move C4/0.00/later")
+    said = server.out.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert said[-2:] == [
+        "status set game: GGF: TI[soon] is not a clock like TI[15:00] or TI[5:00/10/2:00]",
+        "status move: 'C4/0.00/later' is not a move like F5/EVAL/TIME",
+    ]
 
 
 def test_go_scores_any_players_move_exactly_near_the_end() -> None:

@@ -12,8 +12,10 @@ from conftest import TEST_DATA, random_game
 from agents.datafiles import check_writable
 from agents.play.match import GameResult, play_game
 from agents.play.records import (
+    GGFClock,
     RecordError,
     from_ggf,
+    ggf_clocks,
     load_record,
     parse_start,
     parse_transcript,
@@ -141,6 +143,23 @@ def test_a_bad_ggf_is_one_clear_error(text: str, needle: str) -> None:
     with pytest.raises(RecordError) as info:
         read_record(text)
     assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_ggf_clocks_read_as_ggs_and_nboard_write_them() -> None:
+    game = "(;GM[Othello]{};)"
+    assert ggf_clocks(game.format("")) == {}
+    assert ggf_clocks(game.format("TI[15:00]")) == {0: GGFClock(900.0), 1: GGFClock(900.0)}  # grace 2:00 unsaid
+    assert ggf_clocks(game.format("TI[5:00/10/0]"))[1] == GGFClock(300.0, 10.0, 0.0)
+    assert ggf_clocks(game.format("TB[1:00:00]TW[1.00:00:30//1:00]")) == {
+        0: GGFClock(3600.0),
+        1: GGFClock(86430.0, 0.0, 60.0),
+    }
+    assert GGFClock(60.0, 2.0, 30.0).left(50.0, 5) == 20.0  # 60 + 5 increments - 50
+    assert GGFClock(60.0, 0.0, 30.0).left(70.0, 5) == 20.0  # into the grace
+    assert GGFClock(60.0, 0.0, 0.0).left(70.0, 5) == 0.0
+    for bad in ("TI[soon]", "TI[-5]", "TI[//]", "TI[1/2/3/4]", "TB[inf]"):
+        with pytest.raises(RecordError, match=re.escape(bad)):
+            ggf_clocks(game.format(bad))
 
 
 @pytest.mark.parametrize(

@@ -446,6 +446,25 @@ def test_pattern_and_alphabeta_play_the_weights_file_they_are_given(
     assert make_agent("alphabeta:time=0.5,weights=negated.npz").evaluation is negated  # type: ignore[attr-defined]
 
 
+def test_a_player_on_a_weights_file_is_named_with_the_file(
+    weights_files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two files are two players wherever a name is recorded: a game's record, its GGF, an arena game."""
+    from agents.arena.tournament import ScheduledGame, play_scheduled
+    from agents.play.records import GameResult, to_ggf
+
+    monkeypatch.chdir(weights_files)
+    copy, negated = "pattern:weights=copy.npz", "pattern:weights=negated.npz"
+    result = play_game(copy, negated, time_limit=None)
+    assert (result.black_name, result.white_name) == (copy, negated)
+    assert f"PB[{copy}]PW[{negated}]" in to_ggf(result).replace("\n", "")
+    record = play_scheduled(ScheduledGame("g", negated, copy, "start", 1), time_limit=None)
+    assert GameResult.from_dict(record["result"]).black_name == negated
+    assert make_agent("alphabeta:2,weights=copy.npz").name == "alphabeta-2:weights=copy.npz"
+    assert make_agent("mcts:sims=8,weights=copy.npz").name == "mcts-8sims:weights=copy.npz"
+    assert make_agent("pattern").name == "pattern" and make_agent("mcts:sims=8").name == "mcts-8sims"
+
+
 def test_mcts_leaves_and_endgame_proof_read_the_weights_file(weights_files: Path) -> None:
     """``mcts:weights=FILE`` guides the tree by the file, and its endgame proof orders its moves by it too."""
     state = WEIGHTS_POSITIONS[1]

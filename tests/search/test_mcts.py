@@ -22,9 +22,12 @@ from test_alphabeta import _positions_by_outcome
 from test_endgame import brute_force, endgame_positions
 
 from agents import Agent, play_game
+from agents.play.specs import SpecError, make_agent
 from agents.search.endgame import Solver
 from agents.search.ladder import GreedyAgent, RandomAgent
 from agents.search.mcts import (
+    MAX_ENDGAME_EXACT,
+    MAX_NODES,
     MAX_SIMULATIONS,
     NODE_DTYPE,
     TEXTBOOK_UCT,
@@ -370,6 +373,21 @@ def test_bad_settings() -> None:
         MCTSAgent(simulations=10, evaluator=object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="at most 1,000,000,000"):
         MCTSAgent(simulations=10**20)
+
+
+@pytest.mark.parametrize(
+    ("setting", "most", "option"),
+    [("endgame_exact", MAX_ENDGAME_EXACT, "exact"), ("endgame_proof", 60, "proof"), ("max_nodes", MAX_NODES, "nodes")],
+)
+def test_settings_past_what_a_search_can_carry_are_refused_by_name(setting: str, most: int, option: str) -> None:
+    # endgame_exact=60 under simulations waited for a whole-game solve; 2**40 nodes overflow the tree's int32 links.
+    for value in (most + 1, 2**40):
+        with pytest.raises(ValueError, match=f"{setting} must be .*{most:,}|{setting} must be an int from 0 to {most}"):
+            MCTSAgent(simulations=10, **{setting: value})  # type: ignore[arg-type]
+        with pytest.raises(SpecError, match=f"{option} must be at most {most}, got '{value}'$") as spec_error:
+            make_agent(f"mcts:time=1,{option}={value}")
+        assert "\n" not in str(spec_error.value)
+    assert getattr(MCTSAgent(simulations=10, **{setting: most}), setting) == most  # type: ignore[arg-type]
 
 
 C4 = 26

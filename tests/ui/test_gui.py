@@ -321,6 +321,61 @@ def test_a_search_the_window_abandons_is_stopped(leave: str) -> None:
     assert not app.thinking and app.state.player == app.human
 
 
+LATE_PLAYER = """\
+import threading
+
+from agents.search.mcts import MCTSAgent
+
+past_the_check = threading.Event()
+release = threading.Event()
+ended = threading.Event()
+
+
+class Late:
+    \"\"\"An MCTS player whose search begins only when the test releases it.\"\"\"
+
+    name = "late"
+
+    def __init__(self):
+        self.mcts = MCTSAgent(time_limit=10, seed=0)
+
+    def stop(self):
+        self.mcts.stop()
+
+    def act(self, observation):
+        past_the_check.set()
+        release.wait(30)
+        try:
+            return self.mcts.act(observation)
+        finally:
+            ended.set()
+"""
+
+
+def test_a_search_forgotten_before_it_begins_is_stopped_too(tmp_path: Path) -> None:
+    # forget() between the worker's generation check and the search's begin(): begin() cleared that stop,
+    # and the abandoned search ran its 10 s. The interleaving is forced: the player's act waits for the test.
+    from agents.play.specs import load_file_module
+    from agents.ui.gui.worker import AIWorker
+
+    path = tmp_path / "late.py"
+    path.write_text(LATE_PLAYER)
+    late = load_file_module(str(path))  # the module the worker's player comes from
+    worker = AIWorker()
+    worker.start(f"python:{path}:Late", 0, GameState.initial(), seed=0, time_limit=None)
+    assert late.past_the_check.wait(WAIT)
+    worker.forget()
+    late.release.set()  # the search begins after the stop
+    released = time.perf_counter()
+    while not late.ended.is_set() and time.perf_counter() - released < 5.0:
+        assert worker.answer() is None  # the window asks each frame
+        time.sleep(0.02)
+    assert late.ended.is_set() and time.perf_counter() - released < 2.0
+    for thread in ai_threads():
+        thread.join(WAIT)
+    assert worker.answer() is None and not worker.busy
+
+
 def live_children() -> set[str]:
     """Pids of this process's children that have not ended (zombies excluded)."""
     children = set()

@@ -7,6 +7,10 @@ when its time is up (``agents.play.isolation``) and the generation it belongs to
 generation at a new game, an undo or a change of players (``forget``), so an answer that
 arrives late is dropped and an abandoned search touches nothing; ``forget`` also
 stops that search (``agents.base.stop_agent``), so it does not go on to its time limit.
+A search forgets a stop that came before it began (one meant for an earlier
+search), and ``forget`` may land between the worker's last look at the generation
+and the search's start: so every ``answer`` (the window asks each frame) stops
+again each abandoned search still running.
 """
 
 from __future__ import annotations
@@ -46,7 +50,9 @@ class AIWorker:
         self.started: float | None = None
         self._answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
         self._searching: dict[int, object] = {}
-        """The agent searching for each generation under way (stopped by ``forget``)."""
+        """The agent searching for each generation under way (the old ones stopped by ``forget`` and ``answer``)."""
+        self._lock = threading.Lock()
+        """Guards ``_searching``, which the search threads fill and empty."""
 
     @property
     def busy(self) -> bool:
@@ -55,10 +61,16 @@ class AIWorker:
 
     def forget(self) -> None:
         """Drop any search under way: it is stopped and its answer will be ignored."""
-        old = self.generation
         self.generation += 1
         self.started = None
-        stop_agent(self._searching.pop(old, None))
+        self._stop_abandoned()
+
+    def _stop_abandoned(self) -> None:
+        """Stop the searches of earlier generations that are still running."""
+        with self._lock:
+            abandoned = [agent for generation, agent in self._searching.items() if generation != self.generation]
+        for agent in abandoned:
+            stop_agent(agent)
 
     def start(
         self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: float | None = None
@@ -66,7 +78,7 @@ class AIWorker:
         """Search ``state`` for ``color`` with a fresh player built from ``spec``,
         stopped after ``time_limit`` seconds if it keeps its own clock."""
         self.started = time.perf_counter()
-        generation, answers, searching = self.generation, self._answers, self._searching
+        generation, answers, searching, lock = self.generation, self._answers, self._searching, self._lock
         observation = observe(state, color)
 
         def search() -> None:
@@ -74,7 +86,8 @@ class AIWorker:
             agent = None
             try:
                 agent = build_player(spec, color, seed=seed, time_limit=time_limit)
-                searching[generation] = agent
+                with lock:
+                    searching[generation] = agent
                 if generation != self.generation:
                     return  # forgotten while the player was being built
                 act_timed = getattr(agent, "act_timed", None)
@@ -89,13 +102,15 @@ class AIWorker:
             else:
                 answers.put(Answer(generation, color, action, time.perf_counter() - t0))
             finally:
-                searching.pop(generation, None)
+                with lock:
+                    searching.pop(generation, None)
                 close_agent(agent)  # an external engine ends its process
 
         threading.Thread(target=search, name="reversi-gui-ai", daemon=True).start()
 
     def answer(self) -> Answer | None:
         """The answer of the current search if it has come (older ones are dropped)."""
+        self._stop_abandoned()
         while True:
             try:
                 answer = self._answers.get_nowait()
