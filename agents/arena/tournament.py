@@ -294,13 +294,7 @@ class Tournament:
     def runs_code(self) -> list[str]:
         """The agents whose specs start a program or import a module
         (``gtp:``, ``python:``, ``classic:``): never started from a file unasked."""
-        from agents.play.specs import SpecError, parse_spec
-
-        def runs_code(spec: str) -> bool:
-            try:
-                return parse_spec(spec).kind in ("gtp", "python", "classic")
-            except SpecError:
-                return True  # not a spec we know: certainly not one to start unasked
+        from agents.play.specs import runs_code
 
         return [a for a in self.agents if runs_code(a)]
 
