@@ -37,6 +37,7 @@ from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
 from agents.base import Agent, MoveTimeout, close_agent
+from agents.cluster import check_reachable
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
@@ -806,6 +807,7 @@ def _run_ray(
     started = False
     if not ray.is_initialized():
         if address:
+            check_reachable(address)
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)

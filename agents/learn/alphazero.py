@@ -41,6 +41,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from agents.cluster import check_reachable
 from agents.datafiles import load_json, write_bytes_atomic, write_text_atomic
 from agents.learn.network import (
     NetConfig,
@@ -232,6 +233,8 @@ def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
         import ray
 
         if not ray.is_initialized():
+            if cfg.address:
+                check_reachable(cfg.address)
             ray.init(address=cfg.address, include_dashboard=False, ignore_reinit_error=True)
         remote = ray.remote(num_cpus=1)(play_games)
         return Samples.concat(ray.get([remote.remote(*job) for job in jobs]))
