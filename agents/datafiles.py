@@ -3,7 +3,9 @@
 Writing: the text goes to a temporary file in the same directory, is flushed
 to disk, and then takes the file's name in one ``os.replace`` (atomic on POSIX
 and Windows alike), so a reader sees the old file or the new one, never half
-of one, whatever happens mid-write (a crash, Ctrl-C, a full disk).
+of one, whatever happens mid-write (a crash, Ctrl-C, a full disk). A writer
+killed before its rename (SIGKILL, a power cut) leaves its temporary file; the
+next write of the same file removes it.
 
 Reading: an ``.npz`` file gives plain arrays only (``read_npz``: no pickles),
 and JSON from a file is data and nothing more: ``NaN`` / ``Infinity`` and
@@ -16,9 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import json
 import math
 import os
+import re
 import tempfile
 import zipfile
 import zlib
@@ -39,9 +43,34 @@ def write_text_atomic(path: str | Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+_TEMPORARY_TAIL = re.compile(r"(\d+)\.[a-z0-9_]{8}\.tmp")
+"""What follows ``.<target name>.`` in a temporary file's name: the writer's process id, mkstemp's letters."""
+
+
 def _temporary(target: Path) -> tuple[int, str]:
-    """A new file beside ``target`` (its descriptor and name), for an atomic write."""
-    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """A new file beside ``target`` (its descriptor and name, which holds this process's
+    id), for an atomic write; the ones of earlier writers that died first are removed."""
+    _remove_stale(target)
+    return tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove the temporary files of ``target`` whose writer is no longer running: a
+    SIGKILL or a power cut between the write and the rename leaves one, which a run
+    resumed again and again would pile up (a replay buffer's is tens of MB)."""
+    if os.name != "posix":  # os.kill(pid, 0) checks a process only on POSIX
+        return
+    for temp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        named = _TEMPORARY_TAIL.fullmatch(temp.name[len(target.name) + 2 :])  # not another target's
+        if named is None:
+            continue
+        try:
+            os.kill(int(named[1]), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+        except (PermissionError, OverflowError):
+            pass  # another user's live process, or no process id at all: left alone
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:

@@ -9,9 +9,11 @@ The env is ``ray.rllib.env.wrappers.pettingzoo_env.PettingZooEnv`` around
 ``ActionMaskingTorchRLModule`` reads (``observations``, ``action_mask``): the
 policy never samples a masked-out action. ``black_0`` and ``white_0`` both map
 to the module ``shared``, which learns from both sides of every game
-(self-play). After training, the module is saved to ``--save`` and evaluated
-through ``agents.adapt`` against RandomAgent and GreedyAgent; ``load_policy``
-loads it back as a callable player::
+(self-play). After training, the module is saved to ``--save`` (RLlib's
+checkpoint, and its weights alone in ``weights.pt``) and evaluated through
+``agents.adapt`` against RandomAgent and GreedyAgent; ``load_policy`` loads it
+back as a callable player, reading the weights only (RLlib's checkpoint files
+are pickles, which would run any code a foreign directory holds)::
 
     from rllib_ppo import load_policy
     from agents import adapt, play_game
@@ -24,6 +26,8 @@ runners or learners, so Ray starts only its core services.
 from __future__ import annotations
 
 import argparse
+import io
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -40,10 +44,14 @@ from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
-from reversi_env.rllib import rllib_env, rllib_observation
+import reversi_env
+from agents.datafiles import write_bytes_atomic
+from reversi_env.rllib import RLlibObservationWrapper, rllib_env, rllib_observation
 
 ENV_NAME = "reversi_env_rllib"
 MODULE_ID = "shared"
+WEIGHTS = "weights.pt"
+"""The file of the saved module's weights (a torch state dict, read with ``weights_only``)."""
 
 
 class RLlibPolicy:
@@ -64,9 +72,43 @@ class RLlibPolicy:
         return int(torch.argmax(logits))
 
 
+def module_spec() -> RLModuleSpec:
+    """The shared policy's module: an action-masking MLP on the flattened planes, the value
+    function's layers apart from the policy's (PPO's default, spelled out for ``load_policy``)."""
+    return RLModuleSpec(
+        module_class=ActionMaskingTorchRLModule,
+        model_config={"fcnet_hiddens": [256, 256], "head_fcnet_hiddens": [128], "vf_share_layers": False},
+    )
+
+
 def load_policy(path: str | Path) -> RLlibPolicy:
-    """The module saved by this example at ``path``, as a player."""
-    return RLlibPolicy(RLModule.from_checkpoint(str(Path(path).resolve())))
+    """The module saved by this example in the directory ``path``, as a player: built from
+    ``module_spec`` with the weights of ``path/weights.pt`` (tensors only: nothing in the
+    directory is unpickled). One ValueError naming ``path`` if it holds no such module."""
+    env = RLlibObservationWrapper(reversi_env.env(), flatten=True)
+    agent = env.possible_agents[0]
+    spec = module_spec()
+    spec.observation_space, spec.action_space = env.observation_space(agent), env.action_space(agent)
+    module = spec.build()
+    try:
+        module.load_state_dict(torch.load(Path(path) / WEIGHTS, weights_only=True))
+    except FileNotFoundError:
+        raise ValueError(f"{str(path)!r} holds no {WEIGHTS}: not a module saved by this example") from None
+    except pickle.UnpicklingError:
+        raise ValueError(f"{str(path)!r} is not a module of this example: {WEIGHTS} is not plain tensors") from None
+    except (OSError, RuntimeError, EOFError, TypeError, ValueError, AttributeError) as e:
+        raise ValueError(f"{str(path)!r} is not a module of this example: {str(e).splitlines()[0]}") from None
+    module.eval()
+    return RLlibPolicy(module)
+
+
+def save_module(module: RLModule, path: Path) -> None:
+    """RLlib's checkpoint of ``module`` in the directory ``path``, and its weights alone in
+    ``path/weights.pt`` for ``load_policy``."""
+    module.save_to_path(str(path))
+    weights = io.BytesIO()
+    torch.save(module.state_dict(), weights)
+    write_bytes_atomic(path / WEIGHTS, weights.getvalue())
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
@@ -75,16 +117,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
         PPOConfig()
         .environment(ENV_NAME, env_config={"flatten": True})
         .multi_agent(policies={MODULE_ID}, policy_mapping_fn=lambda agent_id, episode, **kwargs: MODULE_ID)
-        .rl_module(
-            rl_module_spec=MultiRLModuleSpec(
-                rl_module_specs={
-                    MODULE_ID: RLModuleSpec(
-                        module_class=ActionMaskingTorchRLModule,
-                        model_config={"fcnet_hiddens": [256, 256], "head_fcnet_hiddens": [128]},
-                    )
-                }
-            )
-        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={MODULE_ID: module_spec()}))
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1)
         .learners(num_learners=0)
         .training(
@@ -134,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 next_eval = steps + args.eval_every
                 evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), steps)
         save = Path(args.save).resolve()
-        algo.get_module(MODULE_ID).save_to_path(str(save))
+        save_module(algo.get_module(MODULE_ID), save)
         print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
         title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
         evaluator.write(save, args.plot, title, xlabel="env steps (both seats, one shared policy)")

@@ -15,6 +15,7 @@ RANKS = {
     "reversi_env": 0,
     "agents.base": 1,
     "agents.datafiles": 1,  # files as data (atomic writes, strict reads): weights, records, results, checkpoints
+    "agents.cluster": 1,  # joining a Ray cluster, failing fast: the arena's and the AlphaZero loop's ray backends
     "agents.search": 2,
     "agents.learn": 3,
     "agents.play": 4,

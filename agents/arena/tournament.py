@@ -37,6 +37,7 @@ from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
 from agents.base import Agent, MoveTimeout, close_agent
+from agents.cluster import check_reachable
 from agents.datafiles import load_json
 from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
@@ -294,13 +295,7 @@ class Tournament:
     def runs_code(self) -> list[str]:
         """The agents whose specs start a program or import a module
         (``gtp:``, ``python:``, ``classic:``): never started from a file unasked."""
-        from agents.play.specs import SpecError, parse_spec
-
-        def runs_code(spec: str) -> bool:
-            try:
-                return parse_spec(spec).kind in ("gtp", "python", "classic")
-            except SpecError:
-                return True  # not a spec we know: certainly not one to start unasked
+        from agents.play.specs import runs_code
 
         return [a for a in self.agents if runs_code(a)]
 
@@ -817,6 +812,7 @@ def _run_ray(
     started = False
     if not ray.is_initialized():
         if address:
+            check_reachable(address)
             ray.init(address=address, log_to_driver=False)
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)

@@ -41,6 +41,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from agents.cluster import check_reachable
 from agents.datafiles import load_json, write_bytes_atomic, write_text_atomic
 from agents.learn.network import (
     NetConfig,
@@ -64,7 +65,8 @@ checkpoint so far, None before there is one) with its 95 % interval."""
 @dataclass
 class AZConfig:
     """Everything a run needs; saved in ``progress.json`` so a resumed run and its
-    record agree on what was done."""
+    record agree on what was done. ``eval_*`` are the ratings of the command's
+    evaluation hook (games a match, simulations a move, ladder opponents)."""
 
     iterations: int = 10
     games: int = 32
@@ -91,6 +93,9 @@ class AZConfig:
     warm_steps: int = 2000
     warm_anneal: bool = True
     promote: float = 0.55
+    eval_games: int = 20
+    eval_sims: int = 0
+    eval_against: list[str] = field(default_factory=lambda: ["greedy"])
     device: str = "cpu"
     seed: int = 0
 
@@ -105,6 +110,12 @@ class AZConfig:
         check_device(self.device)
         if not 0.0 <= self.warm_value_mix <= 1.0:
             raise ValueError(f"warm_value_mix must be in [0, 1], got {self.warm_value_mix}")
+        if self.eval_games < 0 or self.eval_games % 2 or self.eval_sims < 0:
+            raise ValueError(
+                f"eval_games must be even and >= 0 and eval_sims >= 0, got {self.eval_games}, {self.eval_sims}"
+            )
+        if not all(isinstance(spec, str) for spec in self.eval_against):
+            raise ValueError(f"eval_against must be player specs, got {str(self.eval_against)[:60]}")
 
     def search_config(self) -> PUCTConfig:
         """The self-play search."""
@@ -118,10 +129,12 @@ class AZConfig:
 
 CHANGEABLE_ON_RESUME = frozenset(
     {"iterations", "learning_rate", "workers", "parallel_games", "backend", "address", "device"}
+    | {"eval_games", "eval_sims", "eval_against"}
 )
 """The settings a resumed run may change: how far it goes, the rate of the steps to come
-(lowered after the warm start, say) and where the self-play runs. The others say what the
-run is (its seed, games, search, network, training) and must be the saved ones."""
+(lowered after the warm start, say), where the self-play runs and how the checkpoints are
+rated. The others say what the run is (its seed, games, search, network, training) and must
+be the saved ones."""
 
 
 def saved_config(directory: str | Path) -> dict[str, Any]:
@@ -220,6 +233,8 @@ def _self_play(net: PolicyValueNet, cfg: AZConfig, iteration: int) -> Samples:
         import ray
 
         if not ray.is_initialized():
+            if cfg.address:
+                check_reachable(cfg.address)
             ray.init(address=cfg.address, include_dashboard=False, ignore_reinit_error=True)
         remote = ray.remote(num_cpus=1)(play_games)
         return Samples.concat(ray.get([remote.remote(*job) for job in jobs]))

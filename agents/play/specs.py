@@ -332,6 +332,15 @@ def parse_spec(spec: str) -> PlayerSpec:
     return PlayerSpec(text, kind, options=_parse_options(text, kind, rest))
 
 
+def runs_code(spec: str) -> bool:
+    """Whether ``spec`` starts a program or imports a module (``gtp:``, ``python:``,
+    ``classic:``), or is no spec at all: a spec read from a file is never started unasked."""
+    try:
+        return parse_spec(spec).kind in ("gtp", "python", "classic")
+    except SpecError:
+        return True  # not a spec we know: certainly not one to start unasked
+
+
 def make_agent(spec: str, color: object = None, *, seed: int | None = None, default_time: float = 1.0) -> Agent:
     """``parse_spec(spec).build(...)``: a fresh Agent for ``spec`` playing ``color``.
 

@@ -17,10 +17,14 @@ import argparse
 import sys
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES
+from agents.play.specs import runs_code
 from agents.ui.options import bounded_int, player_spec, positive_float, positive_int, seed_int
+
+if TYPE_CHECKING:
+    from agents.learn.alphazero import AZConfig
 
 count = bounded_int(0, 10**9)
 """An argument type: a count that may be 0 (iterations, steps, positions, simulations)."""
@@ -86,19 +90,10 @@ def register(sub: Any) -> None:
         help="keep the learning rate constant in the warm start (default: cosine down to 0)",
     )
     p.add_argument("--warm-steps", type=count, help="training steps on the warm-start data (default 2000)")
+    p.add_argument("--eval-games", type=int, help="games per evaluation match, even; 0 = no evaluation (default 20)")
+    p.add_argument("--eval-sims", type=count, help="simulations a move in evaluation (default 0: the raw policy)")
     p.add_argument(
-        "--eval-games", type=int, default=20, help="games per evaluation match, even; 0 = no evaluation (default 20)"
-    )
-    p.add_argument(
-        "--eval-sims", type=count, default=0, help="simulations a move in evaluation (default 0: the raw policy)"
-    )
-    p.add_argument(
-        "--eval-against",
-        type=player_spec,
-        nargs="*",
-        default=["greedy"],
-        metavar="SPEC",
-        help="ladder opponents (default greedy)",
+        "--eval-against", type=player_spec, nargs="*", metavar="SPEC", help="ladder opponents (default greedy)"
     )
     p.add_argument("--device", help="torch device for the network: cpu, cuda, cuda:1 (default cpu)")
     p.add_argument("--seed", type=seed_int, help="seed of the whole run (default 0)")
@@ -112,7 +107,7 @@ def run_train_az(args: argparse.Namespace) -> int:
 
     from agents.learn.alphazero import AZConfig, saved_config, train
 
-    if args.eval_games < 0 or args.eval_games % 2:
+    if "eval_games" in args and (args.eval_games < 0 or args.eval_games % 2):
         print("reversi train-az: --eval-games must be an even number >= 0", file=sys.stderr)
         return 2
     torch.set_num_threads(1)
@@ -120,7 +115,14 @@ def run_train_az(args: argparse.Namespace) -> int:
     given = {k: v for k, v in vars(args).items() if k in known}
     try:
         config = AZConfig(**{**saved_config(args.out), **given})
-        evaluate = _arena_evaluation(args, config.seed) if args.eval_games else None
+        risky = [spec for spec in config.eval_against if runs_code(spec)] if "eval_against" not in given else []
+        if risky:
+            # A file is data: the programs and modules it names are started only when the user names them.
+            raise ValueError(
+                f"{args.out}: the run was rated against players that start programs or import code "
+                f"({', '.join(risky)}); progress.json never starts them: name the opponents with --eval-against"
+            )
+        evaluate = _arena_evaluation(args.out, config) if config.eval_games else None
         train(args.out, config, evaluate, progress=not args.no_progress)
     except (ValueError, OSError) as e:
         print(f"reversi train-az: {e}", file=sys.stderr)
@@ -131,24 +133,25 @@ def run_train_az(args: argparse.Namespace) -> int:
     return 0
 
 
-def _arena_evaluation(args: argparse.Namespace, seed: int) -> Any:
-    """The evaluation hook: arena matches of the new checkpoint, one per opponent (``seed``: the run's)."""
+def _arena_evaluation(directory: str, config: AZConfig) -> Any:
+    """The evaluation hook: arena matches of the new checkpoint, one per opponent, as ``config``'s
+    ``eval_*`` settings say (seeded by the run's seed), their records in the run ``directory``."""
     from agents.arena.tournament import Tournament, run_tournament
 
     def net_spec(path: Path) -> str:
-        return f"alphazero:net={path},sims={args.eval_sims}"
+        return f"alphazero:net={path},sims={config.eval_sims}"
 
     def evaluate(checkpoint: Path, best: Path | None, iteration: int) -> dict[str, list[float]]:
         opponents = {"best": net_spec(best)} if best is not None else {}
-        opponents.update({spec: spec for spec in args.eval_against})
+        opponents.update({spec: spec for spec in config.eval_against})
         scores = {}
         me = net_spec(checkpoint)
         for name, spec in opponents.items():
             tournament = Tournament.create(
-                [me, spec], games=args.eval_games, opening_plies=2, seed=seed * 1000 + iteration
+                [me, spec], games=config.eval_games, opening_plies=2, seed=config.seed * 1000 + iteration
             )
             slug = name.replace(":", "_").replace("/", "_")
-            out = Path(args.out) / f"eval_{iteration:04d}_{slug}.jsonl"
+            out = Path(directory) / f"eval_{iteration:04d}_{slug}.jsonl"
             out.unlink(missing_ok=True)
             stats = run_tournament(tournament, out, jobs=1).by_name(me)
             scores[name] = [stats.score, *stats.score_interval]

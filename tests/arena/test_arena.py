@@ -520,6 +520,36 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
         ray.shutdown()
 
 
+def _closed_port() -> int:
+    """A local TCP port nothing listens on (it was just free)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        (["arena", "random", "greedy", "--games", "2", "--out", "games.jsonl"], 2),
+        (["train-az", "--out", "run", "--iterations", "1", "--games", "1", "--channels", "8", "--blocks", "1"], 1),
+    ],
+)
+def test_a_ray_address_where_nothing_listens_is_one_line_at_once(
+    tmp_path: Path, command: list[str], status: int
+) -> None:
+    # ray.init retried there for many minutes (more than five in a manual run), a warning every few seconds.
+    address = f"127.0.0.1:{_closed_port()}"
+    argv = [sys.executable, "-m", "agents", *command, "--backend", "ray", "--address", address, "--no-progress"]
+    start = time.monotonic()
+    proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == status and time.monotonic() - start < 30, proc.stderr
+    lines = proc.stderr.splitlines()  # the arena's heading, then the error; no warnings from Ray's retries
+    assert f"no Ray cluster answers at '{address}': Connection refused" in lines[-1], proc.stderr
+    assert not [line for line in lines[:-1] if "Ray" in line or "GCS" in line or "Traceback" in line], proc.stderr
+
+
 def test_bad_backend_and_jobs(tmp_path: Path) -> None:
     t = Tournament.create(["random", "greedy"], games=2)
     with pytest.raises(ValueError, match="backend"):

@@ -150,6 +150,22 @@ def test_a_resume_that_changes_what_the_run_is_is_refused_naming_each_setting(
     assert (tmp_path / "progress.json").read_bytes() == before and not (tmp_path / "iter_0001.pt").exists()
 
 
+def test_a_resume_never_starts_a_saved_opponent_that_runs_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = ["train-az", "--out", str(tmp_path), "--eval-games", "0", "--no-progress"]
+    assert run_cli([*start, "--iterations", "0", *SMALL_RUN], capsys)[0] == 0
+    path = tmp_path / "progress.json"
+    progress = json.loads(path.read_text())
+    for entry in [progress, *progress["configs"]]:
+        entry["config"].update(eval_games=2, eval_against=["greedy", "gtp:/bin/touch started"])
+    path.write_text(json.dumps(progress))
+    status, err = run_cli(["train-az", "--out", str(tmp_path), "--iterations", "1"], capsys)
+    assert status == 1 and err.count("\n") == 1, err
+    assert "start programs or import code (gtp:/bin/touch started)" in err and "--eval-against" in err
+    assert not (tmp_path / "iter_0001.pt").exists()
+
+
 def test_a_kill_during_the_evaluation_is_evaluated_on_resume(tmp_path: Path) -> None:
     # A real Ctrl-C while iteration 1 is being rated: it is saved without scores. The resumed run
     # used to go on to iteration 2 (or stop), leaving it unrated and never promoted.
@@ -193,11 +209,17 @@ def test_ray_backend_runs_the_loop_on_a_real_local_ray(tmp_path: Path) -> None:
 
 def test_train_az_command_evaluates_each_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "run"
-    args = ["train-az", "--out", str(out), "--iterations", "1", "--games", "2", "--simulations", "8"]
+    args = ["train-az", "--out", str(out), "--games", "2", "--simulations", "8"]
     args += ["--train-steps", "2", "--channels", "8", "--blocks", "1", "--warm-start", "100", "--warm-depth", "2"]
     args += ["--warm-steps", "2", "--eval-games", "2", "--eval-against", "random"]
-    assert main(args) == 0
-    history = json.loads((out / "progress.json").read_text())["history"]
+    assert main([*args, "--iterations", "0"]) == 0
+    # The resume leaves the --eval options out: it rates as the run did. They were not saved, and
+    # such a resume rated against greedy with 20 games, the defaults.
+    assert main(["train-az", "--out", str(out), "--iterations", "1"]) == 0
+    progress = json.loads((out / "progress.json").read_text())
+    assert (progress["config"]["eval_games"], progress["config"]["eval_against"]) == (2, ["random"])
+    assert len((out / "eval_0001_random.jsonl").read_text().splitlines()) == 1 + 2  # the tournament, 2 games
+    history = progress["history"]
     score, low, high = history[-1]["scores"]["random"]
     assert 0 <= low <= score <= high <= 1
     assert "best" in history[-1]["scores"]

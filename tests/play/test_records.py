@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import TEST_DATA, random_game
 
-from agents.datafiles import check_writable
+from agents.datafiles import check_writable, write_text_atomic
 from agents.play.match import GameResult, play_game
 from agents.play.records import (
     GGFClock,
@@ -208,6 +212,28 @@ def test_a_write_that_fails_names_the_file_not_its_temporary(tmp_path: Path) -> 
     assert list(tmp_path.iterdir()) == []  # the probe is gone
     with pytest.raises(OSError, match="no file name"):
         check_writable("")
+
+
+KILLED_BEFORE_THE_RENAME = """
+import os, signal, sys
+from agents.datafiles import write_text_atomic
+os.replace = lambda *_: os.kill(os.getpid(), signal.SIGKILL)  # killed between the write and the rename
+write_text_atomic(sys.argv[1], "killed")
+"""
+
+
+def test_the_temporary_files_of_writers_killed_mid_write_do_not_pile_up(tmp_path: Path) -> None:
+    # Each SIGKILL between write and rename left one hidden .tmp beside the file for good; a
+    # train-az run killed and resumed again and again piled up replay buffers of tens of MB.
+    target = tmp_path / "progress.json"
+    proc = subprocess.run([sys.executable, "-c", KILLED_BEFORE_THE_RENAME, str(target)], timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    assert len(list(tmp_path.glob(".progress.json.*.tmp"))) == 1 and not target.exists()
+    live = tmp_path / f".progress.json.{os.getpid()}.abcd_123.tmp"  # a writer still at work: left alone
+    live.write_text("writing")
+    write_text_atomic(target, "saved")
+    assert target.read_text() == "saved"
+    assert sorted(tmp_path.iterdir()) == [live, target]
 
 
 def test_a_start_is_a_board_and_side_or_a_transcript() -> None:

@@ -3,29 +3,77 @@ once), then the saved module played through ``agents.adapt`` in full games."""
 
 from __future__ import annotations
 
+import io
 import json
+import pickle
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import torch
 from conftest import assert_plays_full_legal_games, run_example
 
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
 
 
-def test_rllib_ppo_trains_saves_and_plays_legal_games(tmp_path: Path, examples_importable: Path) -> None:
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One short PPO run (module, history, plot) shared by this file's tests: its directory and output."""
+    out = tmp_path_factory.mktemp("rllib")
     args = ("--iterations", "2", "--batch", "400", "--eval-every", "400", "--eval-games", "2", "--save", "module")
-    proc = run_example("rllib_ppo.py", *args, "--plot", "curve.png", cwd=tmp_path)
-    assert "iteration 2/2: 800 env steps" in proc.stdout
-    history = json.loads((tmp_path / "module.history.json").read_text())
+    proc = run_example("rllib_ppo.py", *args, "--plot", "curve.png", cwd=out)
+    return out, proc.stdout
+
+
+def test_rllib_ppo_trains_saves_and_plays_legal_games(trained: tuple[Path, str], examples_importable: Path) -> None:
+    out, stdout = trained
+    assert "iteration 2/2: 800 env steps" in stdout
+    history = json.loads((out / "module.history.json").read_text())
     assert [p["timesteps"] for p in history] == [0, 400, 800]
-    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert (out / "curve.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
     from rllib_ppo import load_policy
 
     opponents = [RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]
-    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "module")), opponents=opponents)
+    assert_plays_full_legal_games(adapt(load_policy(out / "module")), opponents=opponents)
+
+
+class _Payload:
+    """Unpickled, it creates the file ``marker``: what a foreign checkpoint's pickle could do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[Path]]:
+        return Path.touch, (self.marker,)
+
+
+def test_loading_a_module_unpickles_nothing_from_its_directory(
+    trained: tuple[Path, str], tmp_path: Path, examples_importable: Path
+) -> None:
+    from rllib_ppo import load_policy
+
+    out, _ = trained
+    marker, foreign = tmp_path / "code_ran", tmp_path / "foreign"
+    shutil.copytree(out / "module", foreign)
+    for name in ("class_and_ctor_args.pkl", "module_state.pkl"):  # RLlib's own files: pickles
+        (foreign / name).write_bytes(pickle.dumps(_Payload(marker)))
+    policy = load_policy(foreign)
+    assert not marker.exists()  # RLModule.from_checkpoint(foreign) creates it
+    saved = torch.load(out / "module" / "weights.pt", weights_only=True)
+    for name, value in policy.module.state_dict().items():
+        torch.testing.assert_close(value, saved[name])
+
+    weights = io.BytesIO()
+    torch.save({"encoder": _Payload(marker)}, weights)
+    (foreign / "weights.pt").write_bytes(weights.getvalue())
+    with pytest.raises(ValueError, match=r"weights\.pt is not plain tensors"):
+        load_policy(foreign)
+    assert not marker.exists()
+    with pytest.raises(ValueError, match=r"holds no weights\.pt: not a module saved by this example"):
+        load_policy(tmp_path)
 
 
 @pytest.mark.parametrize(
