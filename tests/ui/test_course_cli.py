@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -106,6 +107,7 @@ def test_course_exit_codes(tmp_path: Path) -> None:
 
 
 STUCK = """\
+import random
 import re
 import sys
 import time
@@ -123,9 +125,11 @@ class First:
 
 
 STUCK = True
+random.seed(7)
 t0 = time.monotonic()
 print("RESULT", Game(First("X"), First("O"), time_limit=0.3).run())
 print("SECONDS", time.monotonic() - t0)
+print("RANDOM", random.random())
 STUCK = False
 print("RESULT", Game(First("X"), First("O"), time_limit=0.3).run())
 sys.exit(5)
@@ -145,6 +149,7 @@ def test_a_get_move_holding_the_gil_loses_on_time_and_the_file_runs_on(tmp_path:
     seconds = float(next(line for line in out.splitlines() if line.startswith("SECONDS")).split()[1])
     assert 0.3 + takeover.GRACE <= seconds < 0.3 + takeover.GRACE + 1.5
     assert out.count("=====Game start!=====") == 2  # nothing printed twice by the copy
+    assert f"RANDOM {random.Random(7).random()}" in out  # a seeded file stays seeded
     assert not running(str(path))  # the stuck process was killed, the copies ended
 
 

@@ -181,18 +181,18 @@ class Game:
                     break
                 continue  # a pass: the other side moves
             before = copy.deepcopy(self.board._board)
-            start = time.perf_counter()
             try:
                 release = takeover.watch(self.time_limit + takeover.GRACE) if self.time_limit is not None else None
+                start = time.perf_counter()  # the copy's fork is not the player's time
                 try:
                     action = self._ask(color, legal, start)
+                    seconds = round(time.perf_counter() - start, 2)
                 finally:
                     if release is not None:
                         release()
             except (_TurnTimeoutError, takeover.TookOver):
                 winner, diff = self.force_loss(is_timeout=True)
                 break
-            seconds = round(time.perf_counter() - start, 2)
             if before != self.board._board:
                 winner, diff = self.force_loss(is_board=True)
                 break

@@ -11,7 +11,8 @@ first (``watch``). The copy waits for the turn to end; if it has not ended
 ``GRACE`` seconds after its limit, the copy kills the stuck process and plays
 on from the turn's start as a turn over time (``TookOver``): the player loses
 on time with the course's line and the file runs on, its later games
-included. ``supervise`` runs the file in a child process and returns the exit
+included (``random`` as it was at the turn's start, so a seeded file's
+later games are the same). ``supervise`` runs the file in a child process and returns the exit
 status of whichever process carries the game at the end; it is the reaper of
 the copies (``processes.keep_orphans``), so ``reversi course`` waits for them.
 Without ``supervise`` (a ``Game`` run from Python) ``watch`` does nothing.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import select
 import signal
 import sys
@@ -103,6 +105,7 @@ def watch(seconds: float) -> Callable[[], None]:
     if not _SUPERVISOR:
         return _nothing
     _flush()  # else the copy would print what is buffered a second time
+    seeded = random.getstate()  # ``random`` reseeds itself in a forked child
     read_end, write_end = os.pipe()
     judge = os.getpid()
     copy = os.fork()
@@ -121,12 +124,13 @@ def watch(seconds: float) -> Callable[[], None]:
             time.sleep(0.001)
         processes.die_with_parent(supervisor)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        random.setstate(seeded)
         raise TookOver(f"the turn went {GRACE:g} s over its limit and could not be stopped")
     os.close(read_end)
 
     def release() -> None:
         os.close(write_end)
-        with contextlib.suppress(ChildProcessError):
+        with contextlib.suppress(ChildProcessError):  # waited for: a live copy makes every page we write a copy
             os.waitpid(copy, 0)
 
     return release
