@@ -8,7 +8,9 @@ and answers one request at a time over a pair of pipes. When a move is late the
 child is stopped (SIGTERM, SIGKILL after ``processes.GRACE``) and the move loses
 on time, so the limit holds within a fraction of a second whatever the player
 does, and nothing of it survives into the next game (a stopped player is
-started again, fresh, by ``reset``).
+started again, fresh, by ``reset``). Its memory is capped too
+(``memory_limit``, 4 GiB of address space by default): past it the player's
+allocation fails and it loses by an error saying "out of memory".
 
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
@@ -174,15 +176,24 @@ class IsolatedPlayer:
         default_time: float = 1.0,
         timeout: float | None = 60.0,
         protocol: bool = False,
+        memory_limit: int | None = processes.MEMORY_LIMIT,
     ) -> None:
         """Start the child at once (it boots while the caller does other
-        things); the first ``reset`` or move waits for it."""
+        things); the first ``reset`` or move waits for it. ``memory_limit``
+        caps the child's address space (bytes, ``processes.limit_memory``):
+        past it the player's allocation fails and it loses by an error."""
         parse_spec(spec)  # a malformed spec fails here, not in the child
         self.spec = spec
         self.name = spec
         self.timeout = timeout
         self.protocol = protocol
-        self._config = {"spec": spec, "color": color, "seed": seed, "default_time": default_time}
+        self._config = {
+            "spec": spec,
+            "color": color,
+            "seed": seed,
+            "default_time": default_time,
+            "memory": memory_limit,
+        }
         self._proc: subprocess.Popen[bytes] | None = None
         self._send_fd = -1
         self._recv_fd = -1
@@ -387,7 +398,13 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
     except InvalidMoveError as e:
         return {"invalid": bounded(str(e))}
     except BaseException as e:  # a player's sys.exit() or anything else is its error
-        return {"error": bounded(f"{type(e).__name__}: {e}", 1000), "trace": bounded(traceback.format_exc())}
+        error, trace = f"{type(e).__name__}: {e}", traceback.format_exc()
+        if isinstance(e, MemoryError):  # past ``limit_memory``: say so, not a bare "MemoryError"
+            error, trace = (
+                f"{error.rstrip(': ')}: {processes.memory_note()}",
+                f"{trace.rstrip()}: {processes.memory_note()}",
+            )
+        return {"error": bounded(error, 1000), "trace": bounded(trace)}
     if value is None or (type(value) in (int, float, bool, str) and len(str(value)) <= 100):
         return {"move": value}  # sent as it is: the parent reads it as it would an in-process answer
     try:
@@ -425,6 +442,7 @@ def main(argv: Sequence[str]) -> int:
     config = json.loads(argv[0])
     processes.die_with_parent(int(config["parent"]))
     processes.keep_orphans()  # what the player starts and abandons stays ours to stop
+    processes.limit_memory(config.get("memory"))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     with os.fdopen(config["in"], "rb") as requests, os.fdopen(config["out"], "wb") as replies:
         try:

@@ -19,6 +19,7 @@ import contextlib
 import ctypes
 import errno
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -58,6 +59,27 @@ def die_with_parent(parent: int | None = None) -> None:
         _PRCTL(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     if parent is not None and os.getppid() != parent:
         os._exit(1)
+
+
+MEMORY_LIMIT = 4 << 30
+"""Bytes of address space a player's process may hold (``limit_memory``): a
+player with numpy, numba or torch loaded needs under 1 GiB of it."""
+
+
+def limit_memory(limit: int | None) -> None:
+    """Cap this process's address space at ``limit`` bytes (``RLIMIT_AS``,
+    soft and hard, so it cannot be raised again; None: no cap). Past it an
+    allocation fails with MemoryError instead of taking the machine's memory.
+    Called by a child that runs other people's code, before it runs any."""
+    if limit is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def memory_note() -> str:
+    """A line saying this process ran out of memory, with its cap if it has one."""
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    cap = "" if limit == resource.RLIM_INFINITY else f" (its limit is {limit / (1 << 30):g} GiB)"
+    return f"out of memory{cap}"
 
 
 def keep_orphans() -> None:

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.play import course
+from agents.play import course, processes
+from agents.play.course import takeover
 from agents.play.match import GameResult
 from agents.play.records import RecordError, load_record
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState
@@ -38,6 +39,13 @@ def course_command(args: argparse.Namespace) -> int:
             f"reversi course: note: {copy.name} beside the file is not used; the platform's framework is",
             file=sys.stderr,
         )
+    return takeover.supervise(lambda: _run(path, args))
+
+
+def _run(path: Path, args: argparse.Namespace) -> int:
+    """Run the course file at ``path`` under ``processes.MEMORY_LIMIT``;
+    ``course_command``'s exit status."""
+    processes.limit_memory(processes.MEMORY_LIMIT)
     try:
         course.run_file(path, args.args)
     except SystemExit as e:
@@ -49,7 +57,8 @@ def course_command(args: argparse.Namespace) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except Exception as e:
-        print(f"reversi course: {path.name} stopped: {type(e).__name__}: {e}", file=sys.stderr)
+        why = processes.memory_note() if isinstance(e, MemoryError) else e
+        print(f"reversi course: {path.name} stopped: {type(e).__name__}: {why}", file=sys.stderr)
         folder = str(path.resolve().parent)
         for frame in traceback.extract_tb(e.__traceback__):
             if frame.filename.startswith(folder):

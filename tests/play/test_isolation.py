@@ -384,3 +384,29 @@ def test_the_player_process_dies_with_its_parent_even_after_sigkill(tmp_path: Pa
     finally:
         parent.kill()
         parent.wait(timeout=10)
+
+
+# Takes 2 GiB, 64 MiB at a time (bounded, so a run without a limit only plays on).
+GREEDY = """
+class Greedy:
+    name = "greedy-for-memory"
+
+    def act(self, observation):
+        held = [bytearray(64 << 20) for _ in range(32)]
+        return 19 if held else 0
+
+
+def make():
+    return Greedy()
+"""
+
+
+def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(tmp_path: Path) -> None:
+    spec = f"python:{write(tmp_path, 'greedy.py', GREEDY)}:make"
+    player = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
+    try:
+        result = play_game(player, RandomAgent(seed=1), time_limit=30.0)
+    finally:
+        player.close()
+    assert (result.reason, result.loser) == ("error", "black")
+    assert "out of memory" in result.details.splitlines()[-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import TEST_DATA, run_cli
 
+from agents.play.course import takeover
 from agents.play.match import LOSING_REASONS, GameResult, play_game
 from agents.play.records import UNFINISHED, from_ggf, load_record, record, write_record
 from agents.ui.cli import main
@@ -87,11 +89,82 @@ def test_a_course_file_that_raises_exits_1_with_its_own_lines(tmp_path: Path) ->
     assert any("broken.py, line 13, in get_move" in line for line in lines[1:])
 
 
+def test_a_course_file_past_the_memory_limit_stops_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "greedy.py"
+    path.write_text(STUDENT.replace("return random.choice", "return bytes(5 << 30) and random.choice"))
+    done = run("course", str(path))
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[0] == (
+        "reversi course: greedy.py stopped: MemoryError: out of memory (its limit is 4 GiB)"
+    )
+
+
 def test_course_exit_codes(tmp_path: Path) -> None:
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     assert run("course", str(tmp_path / "exits.py")).returncode == 3
     missing = run("course", str(tmp_path / "missing.py"))
     assert missing.returncode == 2 and "not a Python file" in missing.stderr
+
+
+STUCK = """\
+import random
+import re
+import sys
+import time
+from game import Game
+
+
+class First:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        if STUCK:
+            re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+STUCK = True
+random.seed(7)
+t0 = time.monotonic()
+print("RESULT", Game(First("X"), First("O"), time_limit=0.3).run())
+print("SECONDS", time.monotonic() - t0)
+print("RANDOM", random.random())
+STUCK = False
+print("RESULT", Game(First("X"), First("O"), time_limit=0.3).run())
+sys.exit(5)
+"""
+
+
+def test_a_get_move_holding_the_gil_loses_on_time_and_the_file_runs_on(tmp_path: Path) -> None:
+    path = tmp_path / "stuck.py"
+    path.write_text(STUCK)
+    done = run("course", str(path))
+    assert done.returncode == 5, done.stderr
+    assert done.stderr == ""
+    out = done.stdout
+    assert out.count("black - X thought for more than 0.3 s, so white - O wins") == 1
+    results = [line for line in out.splitlines() if line.startswith("RESULT")]
+    assert results[0] == "RESULT ('white_win', 0)" and len(results) == 2
+    seconds = float(next(line for line in out.splitlines() if line.startswith("SECONDS")).split()[1])
+    assert 0.3 + takeover.GRACE <= seconds < 0.3 + takeover.GRACE + 1.5
+    assert out.count("=====Game start!=====") == 2  # nothing printed twice by the copy
+    assert f"RANDOM {random.Random(7).random()}" in out  # a seeded file stays seeded
+    assert not running(str(path))  # the stuck process was killed, the copies ended
+
+
+def running(needle: str) -> list[int]:
+    """The living processes whose command line holds ``needle``."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in command and state not in ("Z", "X"):
+            found.append(int(entry))
+    return found
 
 
 def saved_game(tmp_path: Path, name: str = "game.json") -> tuple[Path, GameResult]:

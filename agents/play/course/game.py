@@ -8,7 +8,9 @@ returns ``('black_win' | 'white_win' | 'draw', difference)``:
   answers a square like "D3" or "Q";
 - a turn may take 60 seconds in all (``time_limit``): slower loses, with
   difference 0, and the late ``get_move`` is stopped (``TurnTimedOut`` raised
-  in it, as the course's ``func_timeout`` does);
+  in it, as the course's ``func_timeout`` does; under ``reversi course`` one
+  stuck in C code holding the GIL is left behind with its process, and a copy
+  of the game forked at the turn's start plays on: ``takeover``);
 - an answer that is not a legal move is shown ("X tried Z9: not a square,
   2 tries left") and asked again; the third loses, difference 0;
 - a player who changes the board during its turn loses, difference 0;
@@ -32,6 +34,7 @@ import time
 from typing import Any, cast
 
 from agents.play import waits
+from agents.play.course import takeover
 from agents.play.course.board import Board
 
 TIME_LIMIT = 60.0
@@ -178,13 +181,18 @@ class Game:
                     break
                 continue  # a pass: the other side moves
             before = copy.deepcopy(self.board._board)
-            start = time.perf_counter()
             try:
-                action = self._ask(color, legal, start)
-            except _TurnTimeoutError:
+                release = takeover.watch(self.time_limit + takeover.GRACE) if self.time_limit is not None else None
+                start = time.perf_counter()  # the copy's fork is not the player's time
+                try:
+                    action = self._ask(color, legal, start)
+                    seconds = round(time.perf_counter() - start, 2)
+                finally:
+                    if release is not None:
+                        release()
+            except (_TurnTimeoutError, takeover.TookOver):
                 winner, diff = self.force_loss(is_timeout=True)
                 break
-            seconds = round(time.perf_counter() - start, 2)
             if before != self.board._board:
                 winner, diff = self.force_loss(is_board=True)
                 break
