@@ -38,6 +38,8 @@ thread normally ends a late turn within ``game.STOP_WAIT`` of the limit)."""
 
 _SUPERVISOR: list[int] = []
 """In a supervised process: the supervisor's pid and the pipe to tell it of a takeover."""
+_RELEASED: list[int] = []
+"""Copies told their turn ended in time and not yet waited for (``_reap``)."""
 
 
 class TookOver(Exception):  # noqa: N818 - it is what happened, not an error
@@ -104,6 +106,7 @@ def watch(seconds: float) -> Callable[[], None]:
     copy this raises ``TookOver``. Outside ``supervise``, nothing is forked."""
     if not _SUPERVISOR:
         return _nothing
+    _reap()
     _flush()  # else the copy would print what is buffered a second time
     seeded = random.getstate()  # ``random`` reseeds itself in a forked child
     read_end, write_end = os.pipe()
@@ -116,6 +119,7 @@ def watch(seconds: float) -> Callable[[], None]:
         if ready:  # released, or the game's process ended
             os._exit(0)
         os.close(read_end)
+        _RELEASED.clear()  # the judge's children, not this copy's
         supervisor, report = _SUPERVISOR
         os.write(report, f"{os.getpid()}\n".encode())
         os.kill(judge, signal.SIGKILL)
@@ -129,8 +133,16 @@ def watch(seconds: float) -> Callable[[], None]:
     os.close(read_end)
 
     def release() -> None:
-        os.close(write_end)
-        with contextlib.suppress(ChildProcessError):  # waited for: a live copy makes every page we write a copy
-            os.waitpid(copy, 0)
+        os.close(write_end)  # the copy wakes and exits; waiting for it here would cost the game a few ms a turn
+        _RELEASED.append(copy)
 
     return release
+
+
+def _reap() -> None:
+    """Wait for the released copies that have exited (they stay zombies until then)."""
+    for copy in list(_RELEASED):
+        with contextlib.suppress(ChildProcessError):
+            if os.waitpid(copy, os.WNOHANG)[0] == 0:
+                continue
+        _RELEASED.remove(copy)
