@@ -62,6 +62,8 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 =========================================  =============================================
 
 Options are ``key=value`` pairs separated by commas (``mcts:sims=800,seed=3``).
+A player's name shows every option but ``seed`` (``alphabeta-2:eval=patterns``,
+``mcts-800sims:c=1.4``), so records tell two players apart.
 A bad spec raises ``SpecError`` (a ValueError) that says what was expected.
 """
 
@@ -168,6 +170,18 @@ _MAXIMA = {
     "nodes": 2**31 - 1,
 }
 """The largest value of an option that plays (beyond them counters overflow or waits never end)."""
+_NAMED = {
+    "random": ("seed",),
+    "greedy": ("seed",),
+    "positional": ("seed",),
+    "pattern": ("seed",),
+    "alphabeta": ("depth", "time", "clock", "seed"),
+    "level": ("level", "seed"),
+    "mcts": ("time", "clock", "sims", "seed"),
+    "alphazero": ("time", "sims", "seed"),
+}
+"""The options a player's own name already shows, or that change its luck, not its play (``seed``):
+the others are added to the name (``alphabeta-2:eval=patterns``)."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
 
@@ -207,8 +221,10 @@ class PlayerSpec:
             raise
         except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
             raise SpecError(f"cannot build player {self.text!r}: {e}") from e
-        if "weights" in self.options:  # two weights files are two players in records, tables and the GUI
-            agent.name = f"{agent.name}:weights={self.options['weights']}"
+        shown = _NAMED.get(self.kind, ())
+        played = [f"{key}={_option_text(value)}" for key, value in self.options.items() if key not in shown]
+        if played:  # two players differing in one option are two players in records, tables and the GUI
+            agent.name = f"{agent.name}{',' if ':' in agent.name else ':'}{','.join(played)}"
         return agent
 
     def _build(self, seat: int | None, default_seed: int | None, default_time: float) -> Agent:
@@ -399,6 +415,13 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
     if "proof" in options and untimed:  # a search by depth or simulations has no time to give the proof
         raise SpecError(f"{text!r}: proof is an option of the timed search (time=SECONDS or clock=SECONDS)")
     return options
+
+
+def _option_text(value: float | int | str) -> str:
+    """An option's value in a player's name: short (``1.5``, not ``1.5000``), and two values never alike."""
+    if isinstance(value, float) and float(f"{value:g}") == value:
+        return f"{value:g}"
+    return str(value)
 
 
 def _number(text: str, key: str, value: str, zero_ok: bool = False) -> float | int:

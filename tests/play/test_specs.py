@@ -465,6 +465,20 @@ def test_a_player_on_a_weights_file_is_named_with_the_file(
     assert make_agent("pattern").name == "pattern" and make_agent("mcts:sims=8").name == "mcts-8sims"
 
 
+def test_players_that_differ_in_an_option_that_plays_have_different_names() -> None:
+    """``alphabeta:1`` and ``alphabeta:1,eval=patterns`` were both ``alphabeta-1`` in a game's record;
+    every option but the seed is in the name."""
+    hand, patterns = "alphabeta:1", "alphabeta:1,eval=patterns"
+    result = play_game(hand, patterns, time_limit=None)
+    assert (result.black_name, result.white_name) == ("alphabeta-1", "alphabeta-1:eval=patterns")
+    assert make_agent("alphabeta:2,seed=3").name == "alphabeta-2"
+    assert make_agent("alphabeta:time=1,probcut=1.5,proof=10").name == "alphabeta-1s:probcut=1.5,proof=10"
+    assert make_agent("alphabeta:time=1,threads=2").name == "alphabeta-1s:threads=2"
+    assert make_agent("mcts:iters=8,c=1.41421356,nodes=1000").name == "mcts-8sims:c=1.41421356,nodes=1000"
+    assert make_agent("mcts:sims=8,uct=1,exact=10").name == "mcts-8sims:uct=1,exact=10"
+    assert make_agent("mcts:sims=8,eval=hand,parallel=root").name == "mcts-8sims:eval=hand,parallel=root"
+
+
 def test_mcts_leaves_and_endgame_proof_read_the_weights_file(weights_files: Path) -> None:
     """``mcts:weights=FILE`` guides the tree by the file, and its endgame proof orders its moves by it too."""
     state = WEIGHTS_POSITIONS[1]
