@@ -55,6 +55,12 @@ INF = np.int64(1 << 40)
 EXACT_DEPTH = 64
 """A depth that reaches the end of any game: the exact mode."""
 
+MAX_ENDGAME_EXACT = 30
+"""The most empty squares a search by a fixed budget (depth or simulations) may
+solve exactly from (``AlphaBetaAgent``'s ``exact_empties``, ``MCTSAgent``'s
+``endgame_exact``, the ``exact=`` limit of ``mcts:`` specs): it waits for the
+solve however long it takes."""
+
 EXACT_JUMP = 7
 """Iterative deepening goes from a depth straight to the end of the game once
 the end is this many plies or fewer beyond the next depth. Ply by ply, a

@@ -22,6 +22,7 @@ from agents.base import state_to_move
 from agents.search.alphabeta import (
     EXACT_DEPTH,
     INF,
+    MAX_ENDGAME_EXACT,
     PROOF_EMPTIES,
     PROOF_SHARE,
     iterative_deepening,
@@ -142,8 +143,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
     seconds for all its moves in a game, a ``GameClock``) by iterative deepening
     under the time manager. Leaves are scored by ``evaluation`` (the
     hand-written square weights, mobility and corners by default). With
-    ``exact_empties`` empty squares or fewer (default ``depth + 6``, at most 14)
-    a fixed-depth agent solves the endgame exactly instead, maximising the
+    ``exact_empties`` empty squares or fewer (default ``depth + 6`` up to 14, at
+    most ``MAX_ENDGAME_EXACT``) a fixed-depth agent solves the endgame exactly instead, maximising the
     final disc difference; a timed one gets there by deepening, and from
     ``endgame_proof`` empty squares down first gives part of its time to
     proving the outcome (``alphabeta.prove_outcome``): a proven win or draw, or
@@ -174,8 +175,14 @@ class AlphaBetaAgent(_TieBreakingAgent):
             raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
         if exact_empties is None:
             exact_empties = min(int(depth) + 6, 14)
-        if isinstance(exact_empties, bool) or not isinstance(exact_empties, (int, np.integer)) or exact_empties < 0:
-            raise ValueError(f"exact_empties must be a non-negative int, got {exact_empties!r}")
+        if (
+            isinstance(exact_empties, bool)
+            or not isinstance(exact_empties, (int, np.integer))
+            or not 0 <= exact_empties <= MAX_ENDGAME_EXACT
+        ):
+            raise ValueError(
+                f"exact_empties must be an int from 0 to {MAX_ENDGAME_EXACT} (empty squares), got {exact_empties!r}"
+            )
         check_seconds("time_limit", time_limit)
         check_seconds("game_time", game_time)
         if time_limit is not None and game_time is not None:

@@ -71,7 +71,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.types import float64, uint64
 
 from agents.base import state_to_move
-from agents.search.alphabeta import PROOF_EMPTIES, PROOF_SHARE, prove_outcome
+from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_EMPTIES, PROOF_SHARE, prove_outcome
 from agents.search.endgame import solve_root
 from agents.search.evaluation import DISC, Evaluation
 from agents.search.evaluator import Evaluator
@@ -149,11 +149,6 @@ DEFAULT_MAX_NODES = 4_000_000
 
 MAX_NODES = 2**31 - 1
 """The largest tree size cap: a node's index is an int32 (``NODE_DTYPE``'s ``first``)."""
-
-MAX_ENDGAME_EXACT = 30
-"""The most empty squares ``endgame_exact`` may solve from (the ``exact=``
-limit of ``mcts:`` specs too): a search by simulations waits for the solve
-however long it takes."""
 
 DEFAULT_BIAS = 1.0
 """Default weight of the progressive bias (the static evaluation of a move,

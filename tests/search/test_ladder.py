@@ -9,6 +9,7 @@ from conftest import random_game
 from test_endgame import brute_force
 
 from agents import Agent, play_game
+from agents.search.alphabeta import MAX_ENDGAME_EXACT
 from agents.search.ladder import (
     MAX_LEVEL,
     AlphaBetaAgent,
@@ -128,6 +129,9 @@ def test_bad_input() -> None:
             AlphaBetaAgent(bad_depth)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="exact_empties"):
         AlphaBetaAgent(2, exact_empties=-1)
+    with pytest.raises(ValueError, match=f"exact_empties must be an int from 0 to {MAX_ENDGAME_EXACT} "):
+        AlphaBetaAgent(2, exact_empties=MAX_ENDGAME_EXACT + 1)  # 60 waited for a whole game's solve
+    assert AlphaBetaAgent(2, exact_empties=MAX_ENDGAME_EXACT).exact_empties == MAX_ENDGAME_EXACT
     for bad_time in (0, -1, float("nan"), float("inf"), "1", True):
         for budget in ("time_limit", "game_time"):
             with pytest.raises(ValueError, match=budget):
