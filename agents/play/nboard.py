@@ -68,7 +68,7 @@ from agents.play.gtp_server import build_engine_player, drop_player, engine_move
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
 from agents.play.specs import parse_spec
-from agents.search.endgame import SCORE_MAX, solve_position
+from agents.search.endgame import SCORE_MAX, Solver
 from agents.search.mcts import MCTSAgent, SearchResult
 from agents.search.timecontrol import GameClock
 from reversi_env.errors import InvalidMoveError
@@ -82,6 +82,8 @@ MAX_DEPTH = 20
 """The deepest ``alphabeta`` NBoard's depth can ask for (``AlphaBetaAgent``'s limit)."""
 HINT_EXACT_EMPTIES = 14
 """From this many empty squares down, hints and analyses are exact endgame solves."""
+HINT_TABLE_ENTRIES = 1 << 16
+"""The exact hints' transposition table (``solve_position``'s up to 14 empty squares)."""
 EXACT_DEPTH = "100%"
 """The depth field of an exact score, as NBoard engines write it."""
 INTERRUPTS = ("ping", "quit")
@@ -267,7 +269,9 @@ class NBoardServer:
             self._send(f"nodestats {max(result.nodes, result.simulations)} {result.seconds:.2f}")
             evaluation = _discs(result, result.action, result.value)
         if state.num_empty() <= HINT_EXACT_EMPTIES:  # any player's move scored exactly near the end
-            evaluation = self._exact(state, action).score
+            exact = self._exact(state, action, Solver(HINT_TABLE_ENTRIES))
+            assert exact is not None  # a solver no one can stop
+            evaluation = exact.score
         self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
         self._send("status")
 
@@ -309,7 +313,10 @@ class NBoardServer:
                 black, white = state.score()
                 score = float(black - white if state.player == 0 else white - black)
             else:
-                score = self.hints(state)[0].score
+                scored = self.hints(state)
+                if not scored:  # an exact solve stopped before its first move
+                    break
+                score = scored[0].score
             self._send(f"analysis {ply} {score:.2f}")
         self._send("status")
 
@@ -346,18 +353,25 @@ class NBoardServer:
         return self._hinter
 
     @staticmethod
-    def _exact(state: GameState, action: int) -> Hint:
-        """``action`` in ``state`` scored by an exact solve of the position after it."""
-        solution = solve_position(state.apply(action))
-        assert solution is not None  # no node limit: always solved
-        return Hint(action, float(-solution.score), EXACT_DEPTH, (action,))
+    def _exact(state: GameState, action: int, solver: Solver) -> Hint | None:
+        """``action`` in ``state`` scored by an exact solve of the position after it; None if ``solver`` was stopped."""
+        solution = solver.solve(state.apply(action))
+        return None if solution is None else Hint(action, float(-solution.score), EXACT_DEPTH, (action,))
 
     def hints(self, state: GameState) -> list[Hint]:
         """Every legal move of ``state`` (not over) scored, best first: exact
-        with few empty squares, else by MCTS (see the module docstring)."""
+        with few empty squares, else by MCTS (see the module docstring). An
+        exact hint that an interrupt stopped scores the moves solved by then."""
         actions = state.legal_actions()
         if state.num_empty() <= HINT_EXACT_EMPTIES:
-            return sorted((self._exact(state, a) for a in actions), key=lambda h: (-h.score, h.action))
+            solver, solved = Solver(HINT_TABLE_ENTRIES), []
+            with self._search(solver):
+                for a in actions:
+                    hint = self._exact(state, a, solver)
+                    if hint is None:
+                        break
+                    solved.append(hint)
+            return sorted(solved, key=lambda h: (-h.score, h.action))
         if actions == [PASS]:  # worth the opponent's best reply, negated
             reply = self.hints(state.apply(PASS))[0]
             return [Hint(PASS, -reply.score, reply.depth, (PASS, *reply.pv))]
