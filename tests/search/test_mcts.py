@@ -487,10 +487,42 @@ def test_example_plays_and_summarises() -> None:
 
 
 def test_example_rejects_bad_arguments() -> None:
-    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"]):
+    # --simulations above MCTSAgent's cap was its ValueError's traceback, after the imports.
+    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"], ["--simulations", "2000000000"]):
         done = run_example(*args)
         assert done.returncode == 2, args
-        assert "error" in done.stderr
+        assert done.stderr.splitlines()[-1].startswith("mcts_vs_random.py: error:"), done.stderr
+
+
+def test_example_ctrl_c_summarises_the_finished_games() -> None:
+    # A real SIGINT once the first game is printed; it was a MatchInterrupted traceback and no summary.
+    # The progress bar goes to stderr: stdout (a redirected results file) holds only the lines.
+    script = REPO_ROOT / "examples" / "mcts_vs_random.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), "--games", "1000", "--simulations", "300"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("MCTS (300 simulations a move) vs random, 1000 games")
+        assert proc.stdout.readline().startswith("game   1: MCTS (black)")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    finished = re.search(r"interrupted after (\d+) of 1000 games", err)
+    assert finished is not None, err
+    assert f"out of {finished[1]} games" in out and "mean disc difference" in out
+    assert "\r" not in out and "game/s" not in out
 
 
 def kids(*nodes: tuple[int, float, int]) -> np.ndarray:
