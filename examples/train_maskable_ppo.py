@@ -102,19 +102,29 @@ def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
     return model
 
 
-def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> None:
+def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> bool:
     """Train for ``args.timesteps`` with evaluations (at the start, every
-    ``args.eval_every`` steps, at the end); save the model, its history and the plot."""
-    evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
-    callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
-    model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
-    if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
-        evaluator.evaluate(model, model.num_timesteps)
+    ``args.eval_every`` steps, at the end); save the model, its history and the plot.
+    Ctrl-C stops the training and saves what it learnt so far; returns whether it did."""
+    interrupted = False
+    try:
+        evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
+        callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
+        model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
+        if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
+            evaluator.evaluate(model, model.num_timesteps)
+    except KeyboardInterrupt:
+        interrupted = True
+        if not model.num_timesteps:
+            print("\ninterrupted before any training: nothing saved", file=sys.stderr)
+            return interrupted
+        print(f"\ninterrupted after {model.num_timesteps} of {args.timesteps} timesteps", file=sys.stderr)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     model.save(save)
     print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
     evaluator.write(save, args.plot, f"{type(model).__name__}: {args.title}")
+    return interrupted
 
 
 def trained_agent() -> Agent:
@@ -227,8 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     check_outputs(p, args)
     args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
     vec = make_vec_env(make_env_factory(args.opponent, args.reward, args.seed), n_envs=args.n_envs, seed=args.seed)
-    learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
-    return 0
+    interrupted = learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

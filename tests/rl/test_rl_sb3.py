@@ -3,10 +3,13 @@ then the saved models played through ``agents.adapt`` in full games."""
 
 from __future__ import annotations
 
+import argparse
 import base64
 import io
 import json
+import os
 import pickle
+import signal
 import time
 import zipfile
 from collections.abc import Callable
@@ -162,6 +165,32 @@ def test_a_seeded_run_meets_the_same_opponent_games(examples_importable: Path) -
 
     first, second = make_env_factory("greedy", "win", seed=3), make_env_factory("greedy", "win", seed=3)
     assert [boards(first) for _ in range(3)] == [boards(second) for _ in range(3)]
+
+
+def test_ctrl_c_in_training_saves_what_was_learnt(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A real SIGINT 128 steps into a run of a million: it was a traceback, and the model was lost.
+    from evaluation import Evaluator
+    from stable_baselines3.common.env_util import make_vec_env
+    from train_maskable_ppo import EveryCallback, learn, load_model, make_env_factory, new_model
+
+    save, plot = tmp_path / "m.zip", tmp_path / "curve.png"
+    args = argparse.Namespace(timesteps=1_000_000, eval_every=64, no_progress=True, save=str(save), plot=str(plot))
+    args.title = "interrupted"
+    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
+    ctrl_c = EveryCallback(128, lambda _model, _steps: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        assert learn(model, Evaluator(2, ("random",)), args, ctrl_c)
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped learn()")
+    out, err = capsys.readouterr()
+    assert err.strip() == "interrupted after 128 of 1000000 timesteps"
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps == [0, 64]  # Ctrl-C came before the evaluation due at 128
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert_plays_full_legal_games(adapt(load_model(str(save))), games=1)
 
 
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:
