@@ -176,33 +176,43 @@ def main(argv: list[str] | None = None) -> int:
 
     evaluator = Evaluator(args.eval_games, args.benchmarks, seat=args.play_as)
     player = TianshouPolicy(net)
-    evaluator.evaluate(player, 0)
-
     next_eval = [args.eval_every]
+    trained = [0]  # env steps so far, for the line Ctrl-C prints
 
     def maybe_evaluate(epoch: int, env_step: int) -> None:
+        trained[0] = env_step
         if env_step >= next_eval[0]:
             next_eval[0] = env_step + args.eval_every
             net.eval()
             evaluator.evaluate(player, env_step)
             net.train()
 
-    result = algorithm.run_training(
-        OffPolicyTrainerParams(
-            training_collector=train_collector,
-            max_epochs=args.epochs,
-            epoch_num_steps=args.epoch_steps,
-            collection_step_num_env_steps=10 * args.n_envs,
-            batch_size=64,
-            update_step_num_gradient_steps_per_sample=0.1,
-            training_fn=maybe_evaluate,
-            multi_agent_return_reduction=lambda rews: rews[:, seat],
-            show_progress=not args.no_progress,
+    interrupted = False
+    try:
+        evaluator.evaluate(player, 0)
+        result = algorithm.run_training(
+            OffPolicyTrainerParams(
+                training_collector=train_collector,
+                max_epochs=args.epochs,
+                epoch_num_steps=args.epoch_steps,
+                collection_step_num_env_steps=10 * args.n_envs,
+                batch_size=64,
+                update_step_num_gradient_steps_per_sample=0.1,
+                training_fn=maybe_evaluate,
+                multi_agent_return_reduction=lambda rews: rews[:, seat],
+                show_progress=not args.no_progress,
+            )
         )
-    )
-    net.eval()
-    if evaluator.history[-1].timesteps != result.train_step:
-        evaluator.evaluate(player, result.train_step)
+        net.eval()
+        if evaluator.history[-1].timesteps != result.train_step:
+            evaluator.evaluate(player, result.train_step)
+    except KeyboardInterrupt:  # Ctrl-C: the network learnt so far is saved all the same
+        interrupted = True
+        net.eval()
+        if not trained[0]:
+            print("\ninterrupted before any training: nothing saved", file=sys.stderr)
+            return 130
+        print(f"\ninterrupted after {trained[0]} env steps", file=sys.stderr)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), save)
@@ -210,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
     evaluator.write(save, args.plot, title, xlabel="env steps (both seats)")
     cast(Any, train_envs).close()
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

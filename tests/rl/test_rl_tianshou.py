@@ -33,6 +33,49 @@ def test_dqn_trains_saves_and_plays_legal_games(
     assert_plays_full_legal_games(adapt(load_policy(tmp_path / "q.pt")))
 
 
+INTERRUPTING = """
+import os
+import signal
+
+from agents.search.ladder import RandomAgent
+
+
+class Interrupting(RandomAgent):
+    \"\"\"A random opponent whose 150th move sends this process a real SIGINT (a Ctrl-C).\"\"\"
+
+    moves = 0
+
+    def act(self, observation):
+        self.moves += 1
+        if self.moves == 150:
+            os.kill(os.getpid(), signal.SIGINT)
+        return super().act(observation)
+"""
+
+
+def test_ctrl_c_in_training_saves_what_was_learnt(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C about 230 env steps into 100 epochs: it was a traceback, and the network was lost.
+    (tmp_path / "interrupting.py").write_text(INTERRUPTING)
+    from tianshou_dqn import load_policy, main
+
+    opponent = f"python:{tmp_path / 'interrupting.py'}:Interrupting"
+    save, plot = tmp_path / "q.pt", tmp_path / "curve.png"
+    args = [*TINY, "--epochs", "100", "--opponent", opponent, "--save", str(save), "--plot", str(plot)]
+    try:
+        assert main(args) == 130
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped main()")
+    out, err = capsys.readouterr()
+    assert err.strip().startswith("interrupted after") and err.strip().endswith("env steps"), err
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps[:2] == [0, 150]
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert_plays_full_legal_games(adapt(load_policy(save)), games=1)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
