@@ -28,7 +28,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs
+from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
 from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.algorithm_base import OffPolicyAlgorithm, TrainingStats
 from tianshou.algorithm.algorithm_base import Policy as BasePolicy
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         default="models/tianshou_dqn_reversi.pt",
         help="the Q-network's state dict (default models/tianshou_dqn_reversi.pt)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
+    p.add_argument("--seed", type=library_seed, default=0, help="seed of training and evaluation (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     add_evaluation_options(p, every=5000)
     args = p.parse_args(argv)

@@ -33,7 +33,7 @@ from typing import cast
 
 import gymnasium
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs
+from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
@@ -199,7 +199,7 @@ def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
     parser.add_argument("--save", default=save, help=f"model file to write (default {save})")
     parser.add_argument("--n-envs", type=int, default=8, help="envs stepped together in this process (default 8)")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env (default 256)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
+    parser.add_argument("--seed", type=library_seed, default=0, help="seed of training and evaluation (default 0)")
     parser.add_argument(
         "--reward",
         choices=["win", "disc_diff"],

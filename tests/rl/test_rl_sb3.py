@@ -216,6 +216,11 @@ def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> Non
         ("train_maskable_ppo.py", ["--save", "/proc/version/m.zip"], "--save '/proc/version/m.zip': no directory"),
         ("train_maskable_ppo.py", ["--plot", "/proc/curve.png"], "--plot '/proc/curve.png': cannot create a file in"),
         ("selfplay_ppo.py", ["--save", "/"], "--save '/': is a directory"),
+        # An empty name was checked by nothing, and failed at the save after training (here a short one).
+        ("train_maskable_ppo.py", ["--save", "", *TINY], "--save '': no file name"),
+        # Seeds numpy's global generator cannot take were gymnasium's or numpy's traceback.
+        ("train_maskable_ppo.py", ["--seed", "-1"], "--seed: must be from 0 to 4294967295, got '-1'"),
+        ("selfplay_ppo.py", ["--seed", "4294967296"], "--seed: must be from 0 to 4294967295"),
     ],
 )
 def test_bad_command_lines_are_usage_errors(

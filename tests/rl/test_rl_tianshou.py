@@ -83,6 +83,8 @@ def test_ctrl_c_in_training_saves_what_was_learnt(
         (["--opponent", "grandmaster"], "--opponent"),
         (["--play-as", "red"], "invalid choice"),
         (["--save", "/proc/version/q.pt"], "--save '/proc/version/q.pt': no directory '/proc/version'"),
+        (["--save", "", *TINY], "--save '': no file name"),  # it failed at the save, after the training
+        (["--seed", "-1"], "--seed: must be from 0 to 4294967295, got '-1'"),  # numpy's traceback
     ],
 )
 def test_bad_command_lines_are_usage_errors(
