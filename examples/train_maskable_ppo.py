@@ -188,7 +188,11 @@ def play(path: str, you: str, gui: bool) -> int:
     black, white = (human, model) if you == "black" else (model, human)
     display = TerminalDisplay(("you", "model") if you == "black" else ("model", "you"))
     display.show(reversi_env.GameState.initial())
-    result = play_game(black, white, time_limit=None, on_move=display.on_move)
+    try:
+        result = play_game(black, white, time_limit=None, on_move=display.on_move)
+    except KeyboardInterrupt:  # as `reversi play`: one line, the shell's status for it
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     print(f"\nGame over: {result.summary()}")
     return 0
 

@@ -10,6 +10,9 @@ import json
 import os
 import pickle
 import signal
+import subprocess
+import sys
+import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -95,6 +98,33 @@ def test_play_against_the_model_at_the_terminal(trained: tuple[Path, str], you: 
     assert "Game over" in proc.stdout and "quit" in proc.stdout
     model = "white" if you == "black" else "black"
     assert f"({model}) played" in proc.stdout  # the model moved once before the quit
+
+
+def test_ctrl_c_at_your_move_ends_the_game_in_one_line(trained: tuple[Path, str]) -> None:
+    # A real SIGINT while the example waits for your move; it was a MatchInterrupted traceback.
+    out, _ = trained
+    proc = subprocess.Popen(
+        [sys.executable, str(EXAMPLES / "train_maskable_ppo.py"), "--play", "--save", "m.zip"],
+        cwd=out,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        while "to move; legal moves" not in proc.stdout.readline():
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.5)  # at the prompt
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert proc.returncode == 130 and err == "\ninterrupted\n", err
 
 
 def test_play_without_a_model_says_so(tmp_path: Path) -> None:
