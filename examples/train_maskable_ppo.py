@@ -177,10 +177,10 @@ def play(path: str, you: str, gui: bool) -> int:
     except ValueError as e:
         print(e, file=sys.stderr)
         return 1
-    if gui:
-        from agents.ui.gui import GuiApp
+    if gui:  # `reversi gui`, which first checks there is a screen to open the window on
+        from agents.ui.cli import main as reversi
 
-        return GuiApp(ai=f"python:{Path(__file__).resolve()}:trained_agent", human=you).run()
+        return reversi(["gui", "--ai", f"python:{Path(__file__).resolve()}:trained_agent", "--human", you])
     from agents.play.human import HumanPlayer
     from agents.ui.play_cli import TerminalDisplay
 
@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--you", choices=["black", "white"], default="black", help="your colour with --play (default black)")
     args = p.parse_args(argv)
     check_common_options(p, args)
+    if args.gui and not args.play:
+        p.error("--gui goes with --play (the window to play the saved model in)")
     try:
         make_agent(args.opponent)
     except ValueError as e:

@@ -127,6 +127,29 @@ def test_ctrl_c_at_your_move_ends_the_game_in_one_line(trained: tuple[Path, str]
     assert proc.returncode == 130 and err == "\ninterrupted\n", err
 
 
+def test_play_in_the_window_without_a_screen_is_one_line(
+    trained: tuple[Path, str],
+    examples_importable: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # As over SSH: it opened an invisible window (SDL's offscreen driver) and waited there for ever.
+    from train_maskable_ppo import main
+
+    out, _ = trained
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["--play", "--gui", "--save", str(out / "m.zip")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no display to open a window on" in err, err
+
+
+def test_gui_without_play_is_a_usage_error(usage_error: Callable[[str, list[str]], str], tmp_path: Path) -> None:
+    # It was ignored: a training run started, and no window came.
+    args = ["--gui", *TINY, "--save", str(tmp_path / "m.zip")]
+    assert "--gui goes with --play" in usage_error("train_maskable_ppo.py", args)
+
+
 def test_play_without_a_model_says_so(tmp_path: Path) -> None:
     proc = run_example("train_maskable_ppo.py", "--play", "--save", "none.zip", cwd=tmp_path, returncode=1)
     assert "no model at none.zip" in proc.stderr
