@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import pickle
 import sys
 from pathlib import Path
 from typing import Any, cast
@@ -106,9 +107,16 @@ class TianshouPolicy:
 
 
 def load_policy(path: str | Path) -> TianshouPolicy:
-    """The Q-network saved by this example at ``path``, as a player."""
+    """The Q-network saved by this example at ``path``, as a player. FileNotFoundError if
+    there is no file; anything else is one ValueError naming ``path`` (never torch's
+    advice to load the file with ``weights_only=False``, which would run its code)."""
     net = q_network()
-    net.load_state_dict(torch.load(path, weights_only=True))
+    try:
+        net.load_state_dict(torch.load(path, weights_only=True))
+    except FileNotFoundError:
+        raise
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, ValueError, OSError):
+        raise ValueError(f"{str(path)!r} is not a Q-network saved by this example") from None
     net.eval()
     return TianshouPolicy(net)
 

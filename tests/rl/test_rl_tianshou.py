@@ -33,6 +33,23 @@ def test_dqn_trains_saves_and_plays_legal_games(
     assert_plays_full_legal_games(adapt(load_policy(tmp_path / "q.pt")))
 
 
+def test_a_file_that_is_not_its_network_is_one_value_error(tmp_path: Path, examples_importable: Path) -> None:
+    # torch's errors were a page long; a file that is not plain tensors came with the advice to load
+    # it with weights_only=False, which runs the code it holds.
+    import torch
+    from tianshou_dqn import load_policy
+
+    (tmp_path / "junk.pt").write_bytes(b"PK\x03\x04 not a zip")
+    torch.save({"x": torch.zeros(3)}, tmp_path / "other.pt")
+    torch.save(Path("."), tmp_path / "object.pt")
+    for name in ("junk.pt", "other.pt", "object.pt"):
+        with pytest.raises(ValueError) as error:
+            load_policy(tmp_path / name)
+        assert str(error.value) == f"{str(tmp_path / name)!r} is not a Q-network saved by this example"
+    with pytest.raises(FileNotFoundError):
+        load_policy(tmp_path / "none.pt")
+
+
 INTERRUPTING = """
 import os
 import signal
