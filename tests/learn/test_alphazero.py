@@ -7,16 +7,13 @@ import json
 import re
 import shutil
 import signal
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from conftest import EXAMPLES, run_cli, run_example
+from conftest import interrupt_example, run_cli, run_example
 
 from agents.learn.alphazero import AZConfig, Run, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
@@ -228,27 +225,12 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_the_example_and_says_what_is_saved(tmp_path: Path) -> None:
-    # A real SIGINT once iteration 1 is printed; it was a traceback from wherever the loop was.
+    # A real SIGINT once iteration 1 is printed (as it comes, not at the exit); it was a traceback.
     args = ["--iterations", "1000", "--games", "2", "--simulations", "8", "--steps", "3"]
-    proc = subprocess.Popen(
-        [sys.executable, str(EXAMPLES / "alphazero.py"), *args],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    status, _, err = interrupt_example(
+        "alphazero.py", *args, cwd=tmp_path, ready=lambda line: line.startswith("iteration 1:")
     )
-    watchdog = threading.Timer(120, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().startswith("iteration 1:")  # printed as it comes, not at the exit
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        watchdog.cancel()
-        proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert status == 130 and "Traceback" not in err, err
     kept = re.fullmatch(r"\ninterrupted: alphazero_example.pt holds the network of iteration (\d+)\n", err)
     assert kept is not None and int(kept[1]) >= 1, err
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()

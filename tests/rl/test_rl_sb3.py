@@ -10,9 +10,6 @@ import json
 import os
 import pickle
 import signal
-import subprocess
-import sys
-import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -22,7 +19,7 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
-from conftest import EXAMPLES, assert_plays_full_legal_games, run_example
+from conftest import EXAMPLES, assert_plays_full_legal_games, interrupt_example, run_example
 from sb3_contrib import MaskablePPO
 
 from agents.play.adapters import adapt
@@ -103,28 +100,10 @@ def test_play_against_the_model_at_the_terminal(trained: tuple[Path, str], you: 
 def test_ctrl_c_at_your_move_ends_the_game_in_one_line(trained: tuple[Path, str]) -> None:
     # A real SIGINT while the example waits for your move; it was a MatchInterrupted traceback.
     out, _ = trained
-    proc = subprocess.Popen(
-        [sys.executable, str(EXAMPLES / "train_maskable_ppo.py"), "--play", "--save", "m.zip"],
-        cwd=out,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    status, _, err = interrupt_example(
+        "train_maskable_ppo.py", "--play", "--save", "m.zip", cwd=out, ready=lambda line: "to move; legal moves" in line
     )
-    watchdog = threading.Timer(120, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        while "to move; legal moves" not in proc.stdout.readline():
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        time.sleep(0.5)  # at the prompt
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        watchdog.cancel()
-        proc.kill()
-    assert proc.returncode == 130 and err == "\ninterrupted\n", err
+    assert status == 130 and err == "\ninterrupted\n", err
 
 
 def test_play_in_the_window_without_a_screen_is_one_line(

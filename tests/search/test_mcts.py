@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import REPO_ROOT, random_game, search_cpu_clock
+from conftest import REPO_ROOT, interrupt_example, random_game, search_cpu_clock
 from numba import njit
 from test_alphabeta import _positions_by_outcome
 from test_endgame import brute_force, endgame_positions
@@ -497,28 +497,10 @@ def test_example_rejects_bad_arguments() -> None:
 def test_example_ctrl_c_summarises_the_finished_games() -> None:
     # A real SIGINT once the first game is printed; it was a MatchInterrupted traceback and no summary.
     # The progress bar goes to stderr: stdout (a redirected results file) holds only the lines.
-    script = REPO_ROOT / "examples" / "mcts_vs_random.py"
-    proc = subprocess.Popen(
-        [sys.executable, str(script), "--games", "1000", "--simulations", "300"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=REPO_ROOT,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
-    )
-    watchdog = threading.Timer(120, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().startswith("MCTS (300 simulations a move) vs random, 1000 games")
-        assert proc.stdout.readline().startswith("game   1: MCTS (black)")
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        watchdog.cancel()
-        proc.kill()
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err
+    args = ("--games", "1000", "--simulations", "300")
+    first_game = re.compile(r"game   1: MCTS \(black\)").match
+    status, out, err = interrupt_example("mcts_vs_random.py", *args, cwd=REPO_ROOT, ready=first_game)
+    assert status == 130 and "Traceback" not in err, err
     finished = re.search(r"interrupted after (\d+) of 1000 games", err)
     assert finished is not None, err
     assert f"out of {finished[1]} games" in out and "mean disc difference" in out
