@@ -8,11 +8,15 @@ policy against the greedy baseline. ``reversi train-az`` is the same loop with
 checkpoints, resuming, workers (local or Ray) and arena evaluation.
 
     python examples/alphazero.py [--iterations 3] [--games 8] [--simulations 32] [--steps 100]
+
+The network is saved to ``--out`` after each iteration; Ctrl-C stops the loop
+and says which iteration's network that file holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import asdict
 
 import numpy as np
@@ -28,8 +32,8 @@ from agents.search.ladder import GreedyAgent
 from agents.ui.options import positive_int
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Run the loop; bad options are argparse's usage errors, before any work."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the loop; bad options are argparse's usage errors, before any work. Returns the exit status."""
     parser = argparse.ArgumentParser(description="A tiny AlphaZero loop.")
     parser.add_argument(
         "--iterations", type=positive_int, default=3, help="self-play and training iterations (default 3)"
@@ -53,23 +57,32 @@ def main(argv: list[str] | None = None) -> None:
     net = PolicyValueNet()  # 32 channels, 3 residual blocks; small enough for a CPU
     optimizer = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
     buffer = ReplayBuffer(50_000)
-    for iteration in range(1, args.iterations + 1):
-        # 1. Self-play: the search, guided by the current network, picks the moves.
-        samples = play_games(net.state_dict(), asdict(net.config), asdict(config), args.games, seed=iteration)
-        buffer.add(samples)
-        # 2. Training: policy towards the visit counts, value towards the results (8 symmetries).
-        policy_loss, value_loss = train_steps(net, optimizer, buffer.data, args.steps, 256, rng)
-        # 3. Evaluation: the raw policy (no search) against the greedy baseline, both colours.
-        save_network(args.out, net)
-        agent = AlphaZeroAgent(args.out, simulations=0)
-        games = [play_game(agent, GreedyAgent(seed=1)), play_game(GreedyAgent(seed=1), agent)]
-        points = sum({"black": 1.0, "white": 0.0, "draw": 0.5}[g.winner] for g in games[:1])
-        points += sum({"black": 0.0, "white": 1.0, "draw": 0.5}[g.winner] for g in games[1:])
-        print(
-            f"iteration {iteration}: {len(samples)} new positions, losses {policy_loss:.2f} / {value_loss:.2f}, "
-            f"raw policy vs greedy {points:.1f} / 2"
-        )
+    saved = 0
+    try:
+        for iteration in range(1, args.iterations + 1):
+            # 1. Self-play: the search, guided by the current network, picks the moves.
+            samples = play_games(net.state_dict(), asdict(net.config), asdict(config), args.games, seed=iteration)
+            buffer.add(samples)
+            # 2. Training: policy towards the visit counts, value towards the results (8 symmetries).
+            policy_loss, value_loss = train_steps(net, optimizer, buffer.data, args.steps, 256, rng)
+            # 3. Evaluation: the raw policy (no search) against the greedy baseline, both colours.
+            save_network(args.out, net)
+            saved = iteration
+            agent = AlphaZeroAgent(args.out, simulations=0)
+            games = [play_game(agent, GreedyAgent(seed=1)), play_game(GreedyAgent(seed=1), agent)]
+            points = sum({"black": 1.0, "white": 0.0, "draw": 0.5}[g.winner] for g in games[:1])
+            points += sum({"black": 0.0, "white": 1.0, "draw": 0.5}[g.winner] for g in games[1:])
+            print(
+                f"iteration {iteration}: {len(samples)} new positions, losses {policy_loss:.2f} / {value_loss:.2f}, "
+                f"raw policy vs greedy {points:.1f} / 2",
+                flush=True,
+            )
+    except KeyboardInterrupt:
+        kept = f"{args.out} holds the network of iteration {saved}" if saved else "nothing saved"
+        print(f"\ninterrupted: {kept}", file=sys.stderr)
+        return 130
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -19,6 +19,7 @@ from agents import Agent, play_game
 from agents.datafiles import check_writable
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
+from agents.ui.options import bounded_int
 
 BENCHMARKS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
 """The fixed opponents of the evaluation, each built from a seed."""
@@ -131,6 +132,10 @@ class Evaluator:
         plt.close(fig)
 
 
+library_seed = bounded_int(0, 2**32 - 1)
+"""An argument type: a ``--seed`` the RL libraries take (they seed numpy's global generator: 0 to 2**32 - 1)."""
+
+
 def add_evaluation_options(parser: argparse.ArgumentParser, every: int) -> None:
     """``--eval-every``, ``--eval-games``, ``--benchmarks random,greedy`` and ``--plot PNG``."""
 
@@ -160,7 +165,7 @@ def check_outputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     are made now): checked before training, so a run is not lost at its end."""
     for flag in ("save", "plot"):
         path = getattr(args, flag, None)
-        if path:
+        if path is not None:  # an empty name too: it would fail at the end
             with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
             try:

@@ -62,9 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     model = new_model(make_vec_env(make, n_envs=args.n_envs, seed=args.seed), args.n_steps, args.seed)
     pool.add(frozen(model))  # the untrained policy; the envs first reset inside learn()
     snapshots = EveryCallback(args.snapshot_every, lambda learner, _: pool.add(frozen(learner)))
-    learn(model, Evaluator(args.eval_games, args.benchmarks), args, snapshots)
+    interrupted = learn(model, Evaluator(args.eval_games, args.benchmarks), args, snapshots)
     print(f"{pool.added} policies entered the pool, {len(pool)} kept")
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import pickle
 import sys
 from pathlib import Path
 from typing import Any, cast
@@ -28,7 +29,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs
+from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
 from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.algorithm_base import OffPolicyAlgorithm, TrainingStats
 from tianshou.algorithm.algorithm_base import Policy as BasePolicy
@@ -106,9 +107,16 @@ class TianshouPolicy:
 
 
 def load_policy(path: str | Path) -> TianshouPolicy:
-    """The Q-network saved by this example at ``path``, as a player."""
+    """The Q-network saved by this example at ``path``, as a player. FileNotFoundError if
+    there is no file; anything else is one ValueError naming ``path`` (never torch's
+    advice to load the file with ``weights_only=False``, which would run its code)."""
     net = q_network()
-    net.load_state_dict(torch.load(path, weights_only=True))
+    try:
+        net.load_state_dict(torch.load(path, weights_only=True))
+    except FileNotFoundError:
+        raise
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, ValueError, OSError):
+        raise ValueError(f"{str(path)!r} is not a Q-network saved by this example") from None
     net.eval()
     return TianshouPolicy(net)
 
@@ -126,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         default="models/tianshou_dqn_reversi.pt",
         help="the Q-network's state dict (default models/tianshou_dqn_reversi.pt)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
+    p.add_argument("--seed", type=library_seed, default=0, help="seed of training and evaluation (default 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (logs, CI)")
     add_evaluation_options(p, every=5000)
     args = p.parse_args(argv)
@@ -176,33 +184,43 @@ def main(argv: list[str] | None = None) -> int:
 
     evaluator = Evaluator(args.eval_games, args.benchmarks, seat=args.play_as)
     player = TianshouPolicy(net)
-    evaluator.evaluate(player, 0)
-
     next_eval = [args.eval_every]
+    trained = [0]  # env steps so far, for the line Ctrl-C prints
 
     def maybe_evaluate(epoch: int, env_step: int) -> None:
+        trained[0] = env_step
         if env_step >= next_eval[0]:
             next_eval[0] = env_step + args.eval_every
             net.eval()
             evaluator.evaluate(player, env_step)
             net.train()
 
-    result = algorithm.run_training(
-        OffPolicyTrainerParams(
-            training_collector=train_collector,
-            max_epochs=args.epochs,
-            epoch_num_steps=args.epoch_steps,
-            collection_step_num_env_steps=10 * args.n_envs,
-            batch_size=64,
-            update_step_num_gradient_steps_per_sample=0.1,
-            training_fn=maybe_evaluate,
-            multi_agent_return_reduction=lambda rews: rews[:, seat],
-            show_progress=not args.no_progress,
+    interrupted = False
+    try:
+        evaluator.evaluate(player, 0)
+        result = algorithm.run_training(
+            OffPolicyTrainerParams(
+                training_collector=train_collector,
+                max_epochs=args.epochs,
+                epoch_num_steps=args.epoch_steps,
+                collection_step_num_env_steps=10 * args.n_envs,
+                batch_size=64,
+                update_step_num_gradient_steps_per_sample=0.1,
+                training_fn=maybe_evaluate,
+                multi_agent_return_reduction=lambda rews: rews[:, seat],
+                show_progress=not args.no_progress,
+            )
         )
-    )
-    net.eval()
-    if evaluator.history[-1].timesteps != result.train_step:
-        evaluator.evaluate(player, result.train_step)
+        net.eval()
+        if evaluator.history[-1].timesteps != result.train_step:
+            evaluator.evaluate(player, result.train_step)
+    except KeyboardInterrupt:  # Ctrl-C: the network learnt so far is saved all the same
+        interrupted = True
+        net.eval()
+        if not trained[0]:
+            print("\ninterrupted before any training: nothing saved", file=sys.stderr)
+            return 130
+        print(f"\ninterrupted after {trained[0]} env steps", file=sys.stderr)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), save)
@@ -210,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
     evaluator.write(save, args.plot, title, xlabel="env steps (both seats)")
     cast(Any, train_envs).close()
-    return 0
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from typing import cast
 
 import gymnasium
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs
+from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
@@ -102,19 +102,29 @@ def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
     return model
 
 
-def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> None:
+def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> bool:
     """Train for ``args.timesteps`` with evaluations (at the start, every
-    ``args.eval_every`` steps, at the end); save the model, its history and the plot."""
-    evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
-    callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
-    model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
-    if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
-        evaluator.evaluate(model, model.num_timesteps)
+    ``args.eval_every`` steps, at the end); save the model, its history and the plot.
+    Ctrl-C stops the training and saves what it learnt so far; returns whether it did."""
+    interrupted = False
+    try:
+        evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
+        callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
+        model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
+        if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
+            evaluator.evaluate(model, model.num_timesteps)
+    except KeyboardInterrupt:
+        interrupted = True
+        if not model.num_timesteps:
+            print("\ninterrupted before any training: nothing saved", file=sys.stderr)
+            return interrupted
+        print(f"\ninterrupted after {model.num_timesteps} of {args.timesteps} timesteps", file=sys.stderr)
     save = Path(args.save)
     save.parent.mkdir(parents=True, exist_ok=True)
     model.save(save)
     print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
     evaluator.write(save, args.plot, f"{type(model).__name__}: {args.title}")
+    return interrupted
 
 
 def trained_agent() -> Agent:
@@ -167,10 +177,10 @@ def play(path: str, you: str, gui: bool) -> int:
     except ValueError as e:
         print(e, file=sys.stderr)
         return 1
-    if gui:
-        from agents.ui.gui import GuiApp
+    if gui:  # `reversi gui`, which first checks there is a screen to open the window on
+        from agents.ui.cli import main as reversi
 
-        return GuiApp(ai=f"python:{Path(__file__).resolve()}:trained_agent", human=you).run()
+        return reversi(["gui", "--ai", f"python:{Path(__file__).resolve()}:trained_agent", "--human", you])
     from agents.play.human import HumanPlayer
     from agents.ui.play_cli import TerminalDisplay
 
@@ -178,7 +188,11 @@ def play(path: str, you: str, gui: bool) -> int:
     black, white = (human, model) if you == "black" else (model, human)
     display = TerminalDisplay(("you", "model") if you == "black" else ("model", "you"))
     display.show(reversi_env.GameState.initial())
-    result = play_game(black, white, time_limit=None, on_move=display.on_move)
+    try:
+        result = play_game(black, white, time_limit=None, on_move=display.on_move)
+    except KeyboardInterrupt:  # as `reversi play`: one line, the shell's status for it
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     print(f"\nGame over: {result.summary()}")
     return 0
 
@@ -189,7 +203,7 @@ def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
     parser.add_argument("--save", default=save, help=f"model file to write (default {save})")
     parser.add_argument("--n-envs", type=int, default=8, help="envs stepped together in this process (default 8)")
     parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout length per env (default 256)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of training and evaluation (default 0)")
+    parser.add_argument("--seed", type=library_seed, default=0, help="seed of training and evaluation (default 0)")
     parser.add_argument(
         "--reward",
         choices=["win", "disc_diff"],
@@ -217,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--you", choices=["black", "white"], default="black", help="your colour with --play (default black)")
     args = p.parse_args(argv)
     check_common_options(p, args)
+    if args.gui and not args.play:
+        p.error("--gui goes with --play (the window to play the saved model in)")
     try:
         make_agent(args.opponent)
     except ValueError as e:
@@ -227,8 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     check_outputs(p, args)
     args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
     vec = make_vec_env(make_env_factory(args.opponent, args.reward, args.seed), n_envs=args.n_envs, seed=args.seed)
-    learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
-    return 0
+    interrupted = learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
+    return 130 if interrupted else 0
 
 
 if __name__ == "__main__":

@@ -127,6 +127,37 @@ def run_example(
     return proc
 
 
+def interrupt_example(script: str, *args: str, cwd: Path, ready: Callable[[str], object]) -> tuple[int, str, str]:
+    """Run ``examples/<script>`` with Ctrl-C as a terminal gives it (stdin a pipe
+    left open), read its stdout line by line until ``ready(line)``, then send it a
+    real SIGINT: its exit status, the stdout read, and its stderr. A process that
+    ends before, or does not end within two minutes, fails the test."""
+    proc = subprocess.Popen(
+        [sys.executable, str(EXAMPLES / script), *args],
+        cwd=cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        seen = []
+        while not seen or not ready(seen[-1]):
+            seen.append(proc.stdout.readline())
+            assert seen[-1], f"{script} ended first:\n{''.join(seen)}{proc.communicate()[1]}"
+        time.sleep(0.2)  # where the line said it is (at a prompt, in the next game)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    return proc.returncode, "".join(seen) + out, err
+
+
 def run_benchmark(script: str, *args: str, timeout: float = 600.0) -> subprocess.CompletedProcess[str]:
     """Run ``benchmarks/<script>`` as a user runs it, from the repository root; the
     test reads the exit status and output (a bad option's usage error among them)."""

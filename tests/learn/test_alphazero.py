@@ -4,6 +4,7 @@ after a stop, the Ray backend runs the same loop, and the command line works."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import run_cli, run_example
+from conftest import interrupt_example, run_cli, run_example
 
 from agents.learn.alphazero import AZConfig, Run, play_games, train
 from agents.learn.network import NetConfig, PolicyValueNet, load_network
@@ -242,6 +243,18 @@ def test_the_example_runs_its_loop(tmp_path: Path) -> None:
     args = ("--iterations", "2", "--games", "2", "--simulations", "8", "--steps", "3")
     out = run_example("alphazero.py", *args, cwd=tmp_path).stdout
     assert "iteration 2:" in out and "raw policy vs greedy" in out
+    assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
+
+
+def test_ctrl_c_stops_the_example_and_says_what_is_saved(tmp_path: Path) -> None:
+    # A real SIGINT once iteration 1 is printed (as it comes, not at the exit); it was a traceback.
+    args = ["--iterations", "1000", "--games", "2", "--simulations", "8", "--steps", "3"]
+    status, _, err = interrupt_example(
+        "alphazero.py", *args, cwd=tmp_path, ready=lambda line: line.startswith("iteration 1:")
+    )
+    assert status == 130 and "Traceback" not in err, err
+    kept = re.fullmatch(r"\ninterrupted: alphazero_example.pt holds the network of iteration (\d+)\n", err)
+    assert kept is not None and int(kept[1]) >= 1, err
     assert load_network(tmp_path / "alphazero_example.pt")[0].config == NetConfig()
 
 

@@ -3,10 +3,13 @@ then the saved models played through ``agents.adapt`` in full games."""
 
 from __future__ import annotations
 
+import argparse
 import base64
 import io
 import json
+import os
 import pickle
+import signal
 import time
 import zipfile
 from collections.abc import Callable
@@ -16,7 +19,7 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
-from conftest import EXAMPLES, assert_plays_full_legal_games, run_example
+from conftest import EXAMPLES, assert_plays_full_legal_games, interrupt_example, run_example
 from sb3_contrib import MaskablePPO
 
 from agents.play.adapters import adapt
@@ -94,6 +97,38 @@ def test_play_against_the_model_at_the_terminal(trained: tuple[Path, str], you: 
     assert f"({model}) played" in proc.stdout  # the model moved once before the quit
 
 
+def test_ctrl_c_at_your_move_ends_the_game_in_one_line(trained: tuple[Path, str]) -> None:
+    # A real SIGINT while the example waits for your move; it was a MatchInterrupted traceback.
+    out, _ = trained
+    status, _, err = interrupt_example(
+        "train_maskable_ppo.py", "--play", "--save", "m.zip", cwd=out, ready=lambda line: "to move; legal moves" in line
+    )
+    assert status == 130 and err == "\ninterrupted\n", err
+
+
+def test_play_in_the_window_without_a_screen_is_one_line(
+    trained: tuple[Path, str],
+    examples_importable: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # As over SSH: it opened an invisible window (SDL's offscreen driver) and waited there for ever.
+    from train_maskable_ppo import main
+
+    out, _ = trained
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["--play", "--gui", "--save", str(out / "m.zip")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no display to open a window on" in err, err
+
+
+def test_gui_without_play_is_a_usage_error(usage_error: Callable[[str, list[str]], str], tmp_path: Path) -> None:
+    # It was ignored: a training run started, and no window came.
+    args = ["--gui", *TINY, "--save", str(tmp_path / "m.zip")]
+    assert "--gui goes with --play" in usage_error("train_maskable_ppo.py", args)
+
+
 def test_play_without_a_model_says_so(tmp_path: Path) -> None:
     proc = run_example("train_maskable_ppo.py", "--play", "--save", "none.zip", cwd=tmp_path, returncode=1)
     assert "no model at none.zip" in proc.stderr
@@ -164,6 +199,32 @@ def test_a_seeded_run_meets_the_same_opponent_games(examples_importable: Path) -
     assert [boards(first) for _ in range(3)] == [boards(second) for _ in range(3)]
 
 
+def test_ctrl_c_in_training_saves_what_was_learnt(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A real SIGINT 128 steps into a run of a million: it was a traceback, and the model was lost.
+    from evaluation import Evaluator
+    from stable_baselines3.common.env_util import make_vec_env
+    from train_maskable_ppo import EveryCallback, learn, load_model, make_env_factory, new_model
+
+    save, plot = tmp_path / "m.zip", tmp_path / "curve.png"
+    args = argparse.Namespace(timesteps=1_000_000, eval_every=64, no_progress=True, save=str(save), plot=str(plot))
+    args.title = "interrupted"
+    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
+    ctrl_c = EveryCallback(128, lambda _model, _steps: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        assert learn(model, Evaluator(2, ("random",)), args, ctrl_c)
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped learn()")
+    out, err = capsys.readouterr()
+    assert err.strip() == "interrupted after 128 of 1000000 timesteps"
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps == [0, 64]  # Ctrl-C came before the evaluation due at 128
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert_plays_full_legal_games(adapt(load_model(str(save))), games=1)
+
+
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:
     args = (*TINY, "--benchmarks", "random", "--snapshot-every", "64", "--pool-size", "3", "--save", "s.zip")
     proc = run_example("selfplay_ppo.py", *args, cwd=tmp_path)
@@ -187,6 +248,11 @@ def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> Non
         ("train_maskable_ppo.py", ["--save", "/proc/version/m.zip"], "--save '/proc/version/m.zip': no directory"),
         ("train_maskable_ppo.py", ["--plot", "/proc/curve.png"], "--plot '/proc/curve.png': cannot create a file in"),
         ("selfplay_ppo.py", ["--save", "/"], "--save '/': is a directory"),
+        # An empty name was checked by nothing, and failed at the save after training (here a short one).
+        ("train_maskable_ppo.py", ["--save", "", *TINY], "--save '': no file name"),
+        # Seeds numpy's global generator cannot take were gymnasium's or numpy's traceback.
+        ("train_maskable_ppo.py", ["--seed", "-1"], "--seed: must be from 0 to 4294967295, got '-1'"),
+        ("selfplay_ppo.py", ["--seed", "4294967296"], "--seed: must be from 0 to 4294967295"),
     ],
 )
 def test_bad_command_lines_are_usage_errors(

@@ -33,6 +33,66 @@ def test_dqn_trains_saves_and_plays_legal_games(
     assert_plays_full_legal_games(adapt(load_policy(tmp_path / "q.pt")))
 
 
+def test_a_file_that_is_not_its_network_is_one_value_error(tmp_path: Path, examples_importable: Path) -> None:
+    # torch's errors were a page long; a file that is not plain tensors came with the advice to load
+    # it with weights_only=False, which runs the code it holds.
+    import torch
+    from tianshou_dqn import load_policy
+
+    (tmp_path / "junk.pt").write_bytes(b"PK\x03\x04 not a zip")
+    torch.save({"x": torch.zeros(3)}, tmp_path / "other.pt")
+    torch.save(Path("."), tmp_path / "object.pt")
+    for name in ("junk.pt", "other.pt", "object.pt"):
+        with pytest.raises(ValueError) as error:
+            load_policy(tmp_path / name)
+        assert str(error.value) == f"{str(tmp_path / name)!r} is not a Q-network saved by this example"
+    with pytest.raises(FileNotFoundError):
+        load_policy(tmp_path / "none.pt")
+
+
+INTERRUPTING = """
+import os
+import signal
+
+from agents.search.ladder import RandomAgent
+
+
+class Interrupting(RandomAgent):
+    \"\"\"A random opponent whose 150th move sends this process a real SIGINT (a Ctrl-C).\"\"\"
+
+    moves = 0
+
+    def act(self, observation):
+        self.moves += 1
+        if self.moves == 150:
+            os.kill(os.getpid(), signal.SIGINT)
+        return super().act(observation)
+"""
+
+
+def test_ctrl_c_in_training_saves_what_was_learnt(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C about 230 env steps into 100 epochs: it was a traceback, and the network was lost.
+    (tmp_path / "interrupting.py").write_text(INTERRUPTING)
+    from tianshou_dqn import load_policy, main
+
+    opponent = f"python:{tmp_path / 'interrupting.py'}:Interrupting"
+    save, plot = tmp_path / "q.pt", tmp_path / "curve.png"
+    args = [*TINY, "--epochs", "100", "--opponent", opponent, "--save", str(save), "--plot", str(plot)]
+    try:
+        assert main(args) == 130
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped main()")
+    out, err = capsys.readouterr()
+    assert err.strip().startswith("interrupted after") and err.strip().endswith("env steps"), err
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps[:2] == [0, 150]
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert_plays_full_legal_games(adapt(load_policy(save)), games=1)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -40,6 +100,8 @@ def test_dqn_trains_saves_and_plays_legal_games(
         (["--opponent", "grandmaster"], "--opponent"),
         (["--play-as", "red"], "invalid choice"),
         (["--save", "/proc/version/q.pt"], "--save '/proc/version/q.pt': no directory '/proc/version'"),
+        (["--save", "", *TINY], "--save '': no file name"),  # it failed at the save, after the training
+        (["--seed", "-1"], "--seed: must be from 0 to 4294967295, got '-1'"),  # numpy's traceback
     ],
 )
 def test_bad_command_lines_are_usage_errors(

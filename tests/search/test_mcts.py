@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import REPO_ROOT, random_game, search_cpu_clock
+from conftest import REPO_ROOT, interrupt_example, random_game, search_cpu_clock
 from numba import njit
 from test_alphabeta import _positions_by_outcome
 from test_endgame import brute_force, endgame_positions
@@ -505,10 +505,24 @@ def test_example_plays_and_summarises() -> None:
 
 
 def test_example_rejects_bad_arguments() -> None:
-    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"]):
+    # --simulations above MCTSAgent's cap was its ValueError's traceback, after the imports.
+    for args in (["--games", "0"], ["--simulations", "10", "--time", "1"], ["--simulations", "2000000000"]):
         done = run_example(*args)
         assert done.returncode == 2, args
-        assert "error" in done.stderr
+        assert done.stderr.splitlines()[-1].startswith("mcts_vs_random.py: error:"), done.stderr
+
+
+def test_example_ctrl_c_summarises_the_finished_games() -> None:
+    # A real SIGINT once the first game is printed; it was a MatchInterrupted traceback and no summary.
+    # The progress bar goes to stderr: stdout (a redirected results file) holds only the lines.
+    args = ("--games", "1000", "--simulations", "300")
+    first_game = re.compile(r"game   1: MCTS \(black\)").match
+    status, out, err = interrupt_example("mcts_vs_random.py", *args, cwd=REPO_ROOT, ready=first_game)
+    assert status == 130 and "Traceback" not in err, err
+    finished = re.search(r"interrupted after (\d+) of 1000 games", err)
+    assert finished is not None, err
+    assert f"out of {finished[1]} games" in out and "mean disc difference" in out
+    assert "\r" not in out and "game/s" not in out
 
 
 def kids(*nodes: tuple[int, float, int]) -> np.ndarray:
