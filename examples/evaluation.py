@@ -162,13 +162,20 @@ def add_evaluation_options(parser: argparse.ArgumentParser, every: int) -> None:
 
 def check_outputs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """A usage error unless ``--save`` and ``--plot`` can be written (their directories
-    are made now): checked before training, so a run is not lost at its end."""
+    are made now, and removed again on a usage error): checked before training, so a
+    run is not lost at its end."""
+    made: list[Path] = []
     for flag in ("save", "plot"):
         path = getattr(args, flag, None)
         if path is not None:  # an empty name too: it would fail at the end
+            missing = [d for d in Path(path).expanduser().parents if not d.exists()]
             with contextlib.suppress(OSError):  # if it cannot be made, check_writable says why
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            made.extend(d for d in missing if d.is_dir())
             try:
                 check_writable(path)
             except OSError as e:
+                for directory in made:  # deepest first: nothing of a refused run is left behind
+                    with contextlib.suppress(OSError):
+                        directory.rmdir()
                 parser.error(f"--{flag} {path!r}: {e.strerror}")

@@ -259,3 +259,12 @@ def test_bad_command_lines_are_usage_errors(
     usage_error: Callable[[str, list[str]], str], script: str, args: list[str], message: str
 ) -> None:
     assert message in usage_error(script, args)
+
+
+def test_a_refused_run_leaves_no_directory_behind(
+    usage_error: Callable[[str, list[str]], str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The default --save's directory was made by the check and left there when --plot was refused.
+    monkeypatch.chdir(tmp_path)
+    assert "--plot '/proc/curve.png'" in usage_error("train_maskable_ppo.py", ["--plot", "/proc/curve.png"])
+    assert list(tmp_path.iterdir()) == []
