@@ -261,10 +261,12 @@ def train_to_file(
     progress: bool = True,
     data_file: Path | None = None,
     init: Path | None = None,
+    on_round: Callable[[RoundReport], None] | None = None,
 ) -> list[RoundReport]:
     """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``,
     the positions to ``data_file``), from the weights file ``init`` if given (its
-    path, digest, training command and own start go into the new file's metadata)."""
+    path, digest, training command and own start go into the new file's metadata);
+    ``on_round(report)`` once each round is saved."""
     reports: list[RoundReport] = []
     initial, lineage = None, None
     if init is not None:
@@ -285,6 +287,8 @@ def train_to_file(
             checkpoints.mkdir(parents=True, exist_ok=True)
             round_file = checkpoints / f"round_{report.round}.npz"
             save_weights(round_file, weights, metadata(config, reports, command, lineage))
+        if on_round is not None:
+            on_round(report)
 
     weights, _ = train(
         config,

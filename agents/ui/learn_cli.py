@@ -23,10 +23,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from agents.arena.tournament import MAX_OPENING_PLIES
 from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
-from agents.learn.train import TrainConfig, load_data, train_to_file
+from agents.learn.train import RoundReport, TrainConfig, load_data, train_to_file
 from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int, unit_float, unwritable_output
 
@@ -153,7 +155,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_train_eval(args: argparse.Namespace) -> int:
-    """``reversi train-eval``: train and write the weights; prints one line a round."""
+    """``reversi train-eval``: train and write the weights; prints one line a round as it ends."""
     if args.games < args.rounds:
         print(f"reversi train-eval: error: --games ({args.games}) must be >= --rounds ({args.rounds})", file=sys.stderr)
         return 2
@@ -199,7 +201,7 @@ def run_train_eval(args: argparse.Namespace) -> int:
         if unwritable_output("train-eval", "--checkpoints", checkpoints / "round_0.npz"):
             return 2
     try:
-        reports = train_to_file(
+        train_to_file(
             config,
             out,
             command,
@@ -209,17 +211,24 @@ def run_train_eval(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             data_file=Path(args.save_data) if args.save_data else None,
             init=Path(args.init) if args.init else None,
+            on_round=_print_round,
         )
     except (OSError, ImportError, ValueError) as e:
         print(f"reversi train-eval: error: {e}", file=sys.stderr)
         return 1
-    for r in reports:
-        print(
-            f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
-            f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
-        )
     print(f"weights: {out}")
     return 0
+
+
+def _print_round(r: RoundReport) -> None:
+    """A round's line, as the round ends (above the progress bar, at once even into a pipe):
+    a long run shows how it goes, an interrupted one what it did."""
+    line = (
+        f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
+        f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
+    )
+    tqdm.write(line, file=sys.stdout)
+    sys.stdout.flush()
 
 
 def run_fit_eval(args: argparse.Namespace) -> int:

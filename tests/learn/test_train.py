@@ -7,6 +7,9 @@ import contextlib
 import hashlib
 import os
 import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +40,7 @@ from agents.ui.cli import main
 from reversi_env.bitboard import flips, legal_moves
 from reversi_env.state import GameState
 
+REPO = Path(__file__).resolve().parents[2]
 TINY = TrainConfig(games=12, seed=7, rounds=2, iterations=5)
 
 
@@ -395,3 +399,31 @@ def test_fit_eval_checks_its_output_before_fitting(
     )
     assert status == 1 and "junk.npz' is not a pattern-weights file: not an .npz archive" in err
     assert err.count("\n") == 1 and "allow_pickle" not in err
+
+
+def test_each_round_line_is_printed_as_the_round_ends_in_a_real_process(tmp_path: Path) -> None:
+    # A run of many tiny rounds: round 1's line must reach the pipe while the run goes on, and
+    # a real Ctrl-C then leaves it on the output. The lines used to come only at the end.
+    argv = ["train-eval", "--games", "2000", "--rounds", "1000", "--exact-empties", "0", "--iterations", "1"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents", *argv, "--out", str(tmp_path / "w.npz"), "--no-progress"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        running = proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert first.startswith("round 1: 2 games, ") and running
+    assert proc.returncode == 130 and err.strip().endswith("interrupted") and "Traceback" not in err
+    assert not (tmp_path / "w.npz").exists()
