@@ -433,10 +433,11 @@ def train_to_file(
         reports.append(report)
         if checkpoints is not None:
             checkpoints.mkdir(parents=True, exist_ok=True)
-            # The state first: a round file without its state is played again on resume.
-            save_state(state_file(checkpoints, report.round), positions, weights, report, config, lineage)
             round_file = checkpoints / f"round_{report.round}.npz"
             save_weights(round_file, weights, metadata(config, reports, command, lineage))
+            # The state last: a kill between the two leaves a round file without its state, and a
+            # resume plays that round again (to the same weights), so no round lacks its file.
+            save_state(state_file(checkpoints, report.round), positions, weights, report, config, lineage)
         if on_round is not None:
             on_round(report)
 

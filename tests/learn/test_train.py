@@ -464,7 +464,7 @@ def test_a_resumed_run_ends_with_the_weights_and_data_of_a_run_never_stopped(
     for mine, theirs in zip(load_data(tmp_path / "data.npz"), load_data(tmp_path / "straight_data.npz"), strict=True):
         assert np.array_equal(mine.p, theirs.p) and np.array_equal(mine.label, theirs.label)
     assert [r["games"] for r in read_weights(resumed).metadata["rounds"]] == [1, 1]
-    # A kill after round 1 was saved (round 2's state never written): the command again plays round 2 only.
+    # A kill between round 2's weights file and its state: the command again plays round 2 only.
     (ck / "state_1.npz").unlink()
     again = tmp_path / "again.npz"
     assert main([*two, "--out", str(again), "--checkpoints", str(ck)]) == 0
