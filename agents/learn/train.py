@@ -8,16 +8,23 @@ are cut into chunks, each seeded from ``(seed, round, chunk)`` and played by
 local processes (``backend="local"``, in this process with one worker) or Ray
 tasks (``backend="ray"``); chunks are put back in order, so a seed gives the
 same weights whatever the workers.
+
+With a checkpoints directory each round also leaves ``state_<k>.npz``: its
+positions, the exact weights after it, its report and the run's settings, all
+plain arrays and JSON. A run killed or stopped goes on from them after its
+last saved round (``load_rounds``, ``check_resume``), with the seeds it would
+have used, so its weights are those of a run never stopped.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
@@ -25,10 +32,10 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.datafiles import read_npz, write_bytes_atomic
+from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.search.patterns import SCORE_LIMIT, read_weights, save_weights
+from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50
 """Games a task plays: small enough to spread over workers, large enough to pay for the call."""
@@ -62,6 +69,12 @@ class RoundReport:
     mse_before: float
     mse_after: float
     seconds: float
+
+
+def settings(config: TrainConfig) -> dict[str, Any]:
+    """Every setting of ``config`` by its name, the self-play ones beside the others (as the options name them)."""
+    flat = asdict(config)
+    return {k: v for k, v in flat.items() if k != "selfplay"} | flat["selfplay"]
 
 
 def chunk_seed(seed: int, round_index: int, chunk: int) -> int:
@@ -166,18 +179,131 @@ def load_data(path: Path) -> list[Positions]:
     A missing file raises ``FileNotFoundError``; anything else that is not such a
     file (impossible boards, labels no game ends with) raises one ``ValueError`` naming it."""
     arrays = read_npz(path, ("p", "o", "label", "round_sizes"), "a positions file")
-    p, o, label, sizes = arrays["p"], arrays["o"], arrays["label"], arrays["round_sizes"]
-    kinds = (p.dtype, o.dtype, label.dtype, sizes.dtype)
-    if kinds != (np.uint64, np.uint64, np.float32, np.int64) or any(a.ndim != 1 for a in (p, o, label, sizes)):
-        raise ValueError(f"{str(path)!r} is not a positions file: arrays of types {kinds}")
-    if not (len(p) == len(o) == len(label) == int(sizes.sum())) or np.any(sizes < 0):
-        raise ValueError(f"{str(path)!r}: round sizes {sizes.tolist()} do not add up to {len(label)} positions")
+    sizes = arrays["round_sizes"]
+    if sizes.dtype != np.int64 or sizes.ndim != 1:
+        raise ValueError(f"{str(path)!r} is not a positions file: round sizes of type {sizes.dtype}")
+    data = _checked_positions(path, arrays, "a positions file")
+    if len(data) != int(sizes.sum()) or np.any(sizes < 0):
+        raise ValueError(f"{str(path)!r}: round sizes {sizes.tolist()} do not add up to {len(data)} positions")
+    p, o, label = data.p, data.o, data.label
+    ends = np.cumsum(sizes)
+    return [Positions(p[e - n : e], o[e - n : e], label[e - n : e]) for n, e in zip(sizes, ends, strict=True)]
+
+
+def _checked_positions(path: Path, arrays: dict[str, np.ndarray], what: str) -> Positions:
+    """The positions in a file's arrays ``p``, ``o``, ``label``; one ValueError naming
+    the file if they are not such (types, lengths, impossible boards, labels no game ends with)."""
+    p, o, label = arrays["p"], arrays["o"], arrays["label"]
+    kinds = (p.dtype, o.dtype, label.dtype)
+    if kinds != (np.uint64, np.uint64, np.float32) or any(a.ndim != 1 for a in (p, o, label)):
+        raise ValueError(f"{str(path)!r} is not {what}: arrays of types {kinds}")
+    if not len(p) == len(o) == len(label):
+        raise ValueError(f"{str(path)!r} is not {what}: {len(p)}, {len(o)} and {len(label)} boards and labels")
     if not np.all(np.abs(label) <= SCORE_LIMIT):  # NaN fails it too
         raise ValueError(f"{str(path)!r} holds labels that are not disc margins from -64 to 64")
     if np.any(p & o):
         raise ValueError(f"{str(path)!r} holds impossible boards (a square with both colours' discs)")
-    ends = np.cumsum(sizes)
-    return [Positions(p[e - n : e], o[e - n : e], label[e - n : e]) for n, e in zip(sizes, ends, strict=True)]
+    return Positions(p, o, label)
+
+
+@dataclass(frozen=True)
+class SavedRounds:
+    """The rounds a checkpoints directory holds: what a resume goes on from."""
+
+    config: TrainConfig
+    """The settings of the last round saved."""
+    init: dict[str, Any] | None
+    """The initial weights' path, digest and command (None: the hand-written evaluation started)."""
+    reports: list[RoundReport]
+    data: list[Positions]
+    weights: np.ndarray
+    """The weights after the last round, exactly (float32, not the checkpoint's float16)."""
+
+
+def state_file(checkpoints: Path, round_index: int) -> Path:
+    """Where a round's resume state is saved."""
+    return checkpoints / f"state_{round_index}.npz"
+
+
+def save_state(
+    path: Path, positions: Positions, weights: np.ndarray, report: RoundReport, config: TrainConfig, init: Any
+) -> None:
+    """Write what a resume needs of one round to ``path``, atomically: its positions, the
+    weights after it (float32, exact), its report, the run's settings and initial weights."""
+    meta = json.dumps({"config": asdict(config), "init": init, "report": asdict(report)})
+    archive = io.BytesIO()
+    np.savez(archive, p=positions.p, o=positions.o, label=positions.label, weights=weights, metadata=np.array(meta))
+    write_bytes_atomic(path, archive.getvalue())
+
+
+def load_rounds(checkpoints: Path) -> SavedRounds | None:
+    """The rounds saved in ``checkpoints`` (``state_0.npz``, ``state_1.npz``... up to the
+    first missing), None if it holds none; one ValueError naming a file that is not a round's state."""
+    reports: list[RoundReport] = []
+    data: list[Positions] = []
+    meta: dict[str, Any] = {}
+    weights = np.zeros(0, np.float32)
+    while (path := state_file(checkpoints, len(reports))).exists():
+        what = "a train-eval round's state"
+        arrays = read_npz(path, ("p", "o", "label", "weights", "metadata"), what)
+        data.append(_checked_positions(path, arrays, what))
+        weights = arrays["weights"]
+        if weights.dtype != np.float32 or weights.shape != (N_PHASES, N_WEIGHTS) or not np.all(np.isfinite(weights)):
+            raise ValueError(f"{str(path)!r} is not {what}: weights of type {weights.dtype}, shape {weights.shape}")
+        try:
+            meta = load_json(str(arrays["metadata"]))
+            if not isinstance(meta, dict):
+                raise ValueError("no settings and report")
+            config = _config_from(meta.get("config"))
+            report = RoundReport(**_fields_of(RoundReport, meta.get("report"), "report fields"))
+            if report.round != len(reports):
+                raise ValueError(f"round {report.round} in the file of round {len(reports)}")
+        except ValueError as e:
+            raise ValueError(f"{str(path)!r} is not {what}: {e}") from None
+        reports.append(report)
+    if not reports:
+        return None
+    return SavedRounds(config, meta.get("init"), reports, data, weights)
+
+
+_KINDS = {"int": int, "float": float, "bool": bool}
+"""The types of the settings and report fields a state file holds, by their annotations."""
+
+
+def _fields_of(kind: type, given: Any, what: str) -> dict[str, Any]:
+    """``given`` (JSON) as the fields of the dataclass ``kind`` (but a nested ``selfplay``); ValueError
+    naming ``what`` unless it has every field with its type (a whole number does for a float)."""
+    names = [f.name for f in fields(kind) if f.name != "selfplay"]
+    if not isinstance(given, dict) or given.keys() - {"selfplay"} != set(names):
+        raise ValueError(f"its {what} are not a run's")
+    for f in fields(kind):
+        value, wanted = given.get(f.name), _KINDS.get(str(f.type))
+        if wanted is not None and type(value) is not wanted and not (wanted is float and type(value) is int):
+            raise ValueError(f"its {what} have {f.name}={value!r}")
+    return {k: v for k, v in given.items() if k != "selfplay"}
+
+
+def _config_from(saved: Any) -> TrainConfig:
+    """The ``TrainConfig`` a state file's JSON holds; ValueError unless every setting is there with its type."""
+    top = _fields_of(TrainConfig, saved, "settings")
+    return TrainConfig(**top, selfplay=SelfPlayConfig(**_fields_of(SelfPlayConfig, saved.get("selfplay"), "settings")))
+
+
+def check_resume(saved: SavedRounds, config: TrainConfig, where: Path) -> None:
+    """ValueError, naming the saved and the asked values, if ``config`` is not the run saved in
+    ``where``: every setting must be the saved one, except that ``games`` and ``rounds`` may
+    grow as long as the rounds done keep their games (a finished run trained further)."""
+    done = [r.games for r in saved.reports]
+    flat_saved, flat_asked = settings(saved.config), settings(config)
+    differ = [k for k in flat_asked if k not in ("games", "rounds") and flat_saved[k] != flat_asked[k]]
+    if config.round_games()[: len(done)] != done:
+        differ = ["games", "rounds", *differ]
+    if differ:
+        raise ValueError(
+            f"{where}: the run there was made with {', '.join(f'{k}={flat_saved[k]}' for k in differ)}, "
+            f"the command asks for {', '.join(f'{k}={flat_asked[k]}' for k in differ)}; "
+            "leave these options out to continue it, or give a new --checkpoints to start another run"
+        )
 
 
 def train(
@@ -186,22 +312,27 @@ def train(
     workers: int = 1,
     backend: str = "local",
     progress: bool = True,
-    on_round: Callable[[RoundReport, np.ndarray], None] | None = None,
+    on_round: Callable[[RoundReport, np.ndarray, Positions], None] | None = None,
     data_file: Path | None = None,
     initial: np.ndarray | None = None,
+    resume: SavedRounds | None = None,
 ) -> tuple[np.ndarray, list[RoundReport]]:
-    """Train pattern weights by ``config``; ``on_round(report, weights)`` after
-    each round; with ``data_file`` the positions of all rounds are saved there
-    at the end (``save_data``); ``initial`` weights play (and label) the first
-    round and start its fit. Returns the final weights and the round reports."""
+    """Train pattern weights by ``config``; ``on_round(report, weights, positions)`` after
+    each round (``positions``: the round's own); with ``data_file`` the positions of all
+    rounds are saved there at the end (``save_data``); ``initial`` weights play (and label)
+    the first round and start its fit; ``resume``: go on after its rounds (the first ones
+    of this ``config``: ``check_resume``). Returns the final weights and the round reports."""
     if config.games < config.rounds or config.rounds < 1:
         raise ValueError(f"need at least one game a round, got {config.games} games in {config.rounds} rounds")
-    start = time.perf_counter()
-    weights = initial
-    data: list[Positions] = []
-    reports: list[RoundReport] = []
-    bar = tqdm(total=config.games, unit="game", desc="self-play", disable=not progress)
+    weights = initial if resume is None else resume.weights
+    data: list[Positions] = [] if resume is None else list(resume.data)
+    reports: list[RoundReport] = [] if resume is None else list(resume.reports)
+    start = time.perf_counter() - (reports[-1].seconds if reports else 0.0)
+    played = sum(r.games for r in reports)
+    bar = tqdm(total=config.games, initial=played, unit="game", desc="self-play", disable=not progress)
     for r, n_games in enumerate(config.round_games()):
+        if r < len(reports):
+            continue
         bar.set_description(f"round {r + 1}/{config.rounds} self-play")
         data.append(
             play_round(
@@ -227,7 +358,7 @@ def train(
         reports.append(report)
         bar.set_postfix(mse=f"{result.mse_after:.1f}")
         if on_round is not None:
-            on_round(report, weights)
+            on_round(report, weights, data[-1])
     bar.close()
     assert weights is not None
     if data_file is not None:
@@ -261,12 +392,18 @@ def train_to_file(
     progress: bool = True,
     data_file: Path | None = None,
     init: Path | None = None,
+    on_round: Callable[[RoundReport], None] | None = None,
+    resume: SavedRounds | None = None,
+    log: Callable[[str], None] = print,
 ) -> list[RoundReport]:
-    """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``,
-    the positions to ``data_file``), from the weights file ``init`` if given (its
-    path, digest, training command and own start go into the new file's metadata)."""
-    reports: list[RoundReport] = []
-    initial, lineage = None, None
+    """Train and save the weights to ``out`` (and each round's to ``checkpoints/round_<k>.npz``
+    with its resume state, the positions to ``data_file``), from the weights file ``init``
+    if given (its path, digest, training command and own start go into the new file's
+    metadata); ``on_round(report)`` once each round is saved. ``resume``: the rounds
+    ``load_rounds`` read from ``checkpoints``, to go on after (ValueError if ``config``
+    or ``init`` is not their run's; ``log`` says where it goes on)."""
+    reports: list[RoundReport] = [] if resume is None else list(resume.reports)
+    initial, lineage, digest = None, None, ""
     if init is not None:
         start = read_weights(init)
         initial = start.weights
@@ -278,13 +415,31 @@ def train_to_file(
             "command": start.metadata.get("command"),
             "init": start.metadata.get("init"),
         }
+    if resume is not None:
+        check_resume(resume, config, checkpoints or Path("."))
+        saved_digest = resume.init.get("sha256") if isinstance(resume.init, dict) else None
+        if init is not None and digest != saved_digest:
+            was = f"init={resume.init['path']}" if isinstance(resume.init, dict) else "no init"
+            raise ValueError(
+                f"{checkpoints}: the run there was made with {was}, the command asks for init={init} "
+                f"(SHA-256 {digest[:12]}); leave --init out to continue it, "
+                "or give a new --checkpoints to start another run"
+            )
+        lineage = resume.init
+        if len(resume.reports) < config.rounds:
+            log(f"resuming {checkpoints} after round {len(resume.reports)} ({resume.reports[-1].seconds:.0f} s so far)")
 
-    def save_round(report: RoundReport, weights: np.ndarray) -> None:
+    def save_round(report: RoundReport, weights: np.ndarray, positions: Positions) -> None:
         reports.append(report)
         if checkpoints is not None:
             checkpoints.mkdir(parents=True, exist_ok=True)
             round_file = checkpoints / f"round_{report.round}.npz"
             save_weights(round_file, weights, metadata(config, reports, command, lineage))
+            # The state last: a kill between the two leaves a round file without its state, and a
+            # resume plays that round again (to the same weights), so no round lacks its file.
+            save_state(state_file(checkpoints, report.round), positions, weights, report, config, lineage)
+        if on_round is not None:
+            on_round(report)
 
     weights, _ = train(
         config,
@@ -294,6 +449,7 @@ def train_to_file(
         on_round=save_round,
         data_file=data_file,
         initial=initial,
+        resume=resume,
     )
     save_weights(out, weights, metadata(config, reports, command, lineage))
     return reports

@@ -5,6 +5,7 @@
     reversi train-eval --games 200000 --seed 1 --out patterns.npz --workers 8 --backend ray
     reversi train-eval --games 2000 --seed 1 --out patterns.npz --save-data data.npz
     reversi train-eval --games 2000 --seed 1 --out next.npz --init patterns.npz --search-depth 4 --lam 0
+    reversi train-eval --games 2000 --seed 1 --out patterns.npz --checkpoints runs/eval   (resumes runs/eval)
     reversi fit-eval data.npz --out refit.npz --ridge 20 --init patterns.npz
 
 The same seed and options give the same weights whatever ``--workers`` and
@@ -20,13 +21,16 @@ import argparse
 import shlex
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from agents.arena.tournament import MAX_OPENING_PLIES
 from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
-from agents.learn.train import TrainConfig, load_data, train_to_file
+from agents.learn.train import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
 from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int, unit_float, unwritable_output
 
@@ -46,18 +50,33 @@ _RECORDED_OPTIONS = (
 --backend, --checkpoints: they do not change the weights)."""
 
 
-def _add_fit_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the ridge fit, which ``train-eval`` and ``fit-eval`` share."""
-    parser.add_argument("--ridge", type=positive_float, default=5.0, help="ridge (L2) strength of the fit (default 5)")
+def _add_fit_options(parser: argparse.ArgumentParser, *, resumable: bool = False) -> None:
+    """The options of the ridge fit, which ``train-eval`` and ``fit-eval`` share (``resumable``:
+    left out, they are absent, for a resumed run to take its saved ones)."""
+    ridge, iterations, blend = (argparse.SUPPRESS,) * 3 if resumable else (5.0, 25, 2)
     parser.add_argument(
-        "--iterations", type=positive_int, default=25, help="conjugate-gradient steps a fit (default 25)"
+        "--ridge", type=positive_float, default=ridge, help="ridge (L2) strength of the fit (default 5)"
+    )
+    parser.add_argument(
+        "--iterations", type=positive_int, default=iterations, help="conjugate-gradient steps a fit (default 25)"
     )
     parser.add_argument(
         "--blend",
         type=bounded_int(0, 10),
-        default=2,
+        default=blend,
         help="a position also trains the phases this many empties away (default 2)",
     )
+
+
+TRAIN_EPILOG = """\
+With --checkpoints DIR, run the same command again after a kill or Ctrl-C: it
+resumes after the last round saved in DIR, with the seeds the run would have
+used, so its weights are those of a run never stopped. A resume takes the run's
+saved settings for the options it leaves out; it may change --out, --workers,
+--backend and --save-data, and raise --games and --rounds if the rounds done
+keep their games (to train a finished run further); it is refused if it gives
+other settings that differ from the run's.
+"""
 
 
 def register(subparsers: Any) -> None:
@@ -67,14 +86,18 @@ def register(subparsers: Any) -> None:
         help="train the pattern evaluation by self-play (exact endgame labels, TD(lambda) earlier)",
         description="Self-play games, labelled positions, a ridge least-squares fit; a few rounds of "
         "playing with the latest weights and refitting. Writes a weights file (.npz).",
+        epilog=TRAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        argument_default=argparse.SUPPRESS,  # a run's settings left out: the saved run's, else TrainConfig's
     )
-    p.add_argument("--games", type=positive_int, required=True, help="self-play games in all rounds")
-    p.add_argument("--seed", type=seed_int, default=0, help="seed of every game (default 0)")
+    p.add_argument("--games", type=positive_int, help="self-play games in all rounds (needed for a new run)")
+    p.add_argument("--seed", type=seed_int, help="seed of every game (default 0)")
     p.add_argument("--out", required=True, help="weights file to write (.npz)")
-    p.add_argument("--rounds", type=positive_int, default=4, help="play-and-refit rounds (default 4)")
+    p.add_argument("--rounds", type=positive_int, help="play-and-refit rounds (default 4)")
     p.add_argument(
         "--init",
         metavar="WEIGHTS",
+        default=None,
         help="go on from these weights: they play (and label) the first round and start its fit "
         "(default: the hand-written evaluation plays the first round, the fit starts from zeros)",
     )
@@ -85,35 +108,30 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--exact-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
-        default=12,
         help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (default 12)",
     )
-    p.add_argument("--epsilon", type=unit_float, default=0.1, help="share of random moves in self-play (default 0.1)")
+    p.add_argument("--epsilon", type=unit_float, help="share of random moves in self-play (default 0.1)")
     p.add_argument(
         "--opening-plies",
         type=bounded_int(1, MAX_OPENING_PLIES),
-        default=10,
         help=f"most random opening plies, at most {MAX_OPENING_PLIES} (default 10)",
     )
-    p.add_argument("--lam", type=unit_float, default=0.7, help="TD(lambda) lambda of the labels (default 0.7)")
+    p.add_argument("--lam", type=unit_float, help="TD(lambda) lambda of the labels (default 0.7)")
     p.add_argument(
         "--search-depth",
         type=bounded_int(0, 20),
-        default=0,
         help="label positions before the exact ones by an alpha-beta search this deep with the current "
         "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
     )
     p.add_argument(
         "--solve-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
-        default=0,
         help=f"also label kept positions with this many empties or fewer by an exact solve, at most "
         f"{MAX_SOLVED_EMPTIES} (default 0: only from --exact-empties, where the solver plays)",
     )
     p.add_argument(
         "--record",
         type=_share,
-        default=1.0,
         help="share of the positions past the opening kept, at random (default 1: all)",
     )
     p.add_argument(
@@ -123,14 +141,20 @@ def register(subparsers: Any) -> None:
         "(best one-ply value of its moves; the search value with --search-depth), so a random move is not "
         "blamed on the positions before it (Watkins' Q(lambda)); from round 2",
     )
-    _add_fit_options(p)
-    p.add_argument("--checkpoints", metavar="DIR", help="also save each round's weights here")
+    _add_fit_options(p, resumable=True)
+    p.add_argument(
+        "--checkpoints",
+        metavar="DIR",
+        default=None,
+        help="also save each round's weights here, and what a resume needs (resumed if it holds a run)",
+    )
     p.add_argument(
         "--save-data",
         metavar="FILE",
+        default=None,
         help="also save every round's labelled positions here (.npz), for `reversi fit-eval`",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", default=False, help="no progress bar")
     p.set_defaults(func=run_train_eval)
 
     f = subparsers.add_parser(
@@ -153,37 +177,7 @@ def register(subparsers: Any) -> None:
 
 
 def run_train_eval(args: argparse.Namespace) -> int:
-    """``reversi train-eval``: train and write the weights; prints one line a round."""
-    if args.games < args.rounds:
-        print(f"reversi train-eval: error: --games ({args.games}) must be >= --rounds ({args.rounds})", file=sys.stderr)
-        return 2
-    config = TrainConfig(
-        games=args.games,
-        seed=args.seed,
-        rounds=args.rounds,
-        ridge=args.ridge,
-        iterations=args.iterations,
-        blend=args.blend,
-        selfplay=SelfPlayConfig(
-            opening_plies=args.opening_plies,
-            epsilon=args.epsilon,
-            exact_empties=args.exact_empties,
-            lam=args.lam,
-            search_depth=args.search_depth,
-            record=args.record,
-            solve_empties=args.solve_empties,
-            cut_exploration=args.cut_exploration,
-        ),
-    )
-    words = ["reversi", "train-eval"]
-    for name in _RECORDED_OPTIONS:
-        value = getattr(args, name)
-        flag = "--" + name.replace("_", "-")
-        if value is True:
-            words.append(flag)
-        elif value is not False and value is not None:
-            words += [flag, str(value)]
-    command = shlex.join(words)
+    """``reversi train-eval``: train (or resume) and write the weights; prints one line a round as it ends."""
     out = Path(args.out)
     checkpoints = Path(args.checkpoints) if args.checkpoints else None
     for flag, path in (("--out", out), ("--save-data", Path(args.save_data) if args.save_data else None)):
@@ -199,27 +193,75 @@ def run_train_eval(args: argparse.Namespace) -> int:
         if unwritable_output("train-eval", "--checkpoints", checkpoints / "round_0.npz"):
             return 2
     try:
-        reports = train_to_file(
+        saved = load_rounds(checkpoints) if checkpoints is not None else None
+    except (OSError, ValueError) as e:
+        print(f"reversi train-eval: error: {e}", file=sys.stderr)
+        return 1
+    new_run = {**settings(TrainConfig(games=0)), "games": None}
+    values = {**new_run, **(settings(saved.config) if saved else {})}
+    values.update({k: v for k, v in vars(args).items() if k in new_run})
+    if values["games"] is None:
+        print("reversi train-eval: error: --games is needed to start a run", file=sys.stderr)
+        return 2
+    if values["games"] < values["rounds"]:
+        print(
+            f"reversi train-eval: error: --games ({values['games']}) must be >= --rounds ({values['rounds']})",
+            file=sys.stderr,
+        )
+        return 2
+    selfplay = asdict(SelfPlayConfig())
+    config = TrainConfig(
+        **{k: v for k, v in values.items() if k not in selfplay},
+        selfplay=SelfPlayConfig(**{k: v for k, v in values.items() if k in selfplay}),
+    )
+    init = args.init or (str(saved.init.get("path")) if saved and isinstance(saved.init, dict) else None)
+    words = ["reversi", "train-eval"]
+    for name in _RECORDED_OPTIONS:
+        value = {**values, "out": args.out, "init": init}[name]
+        flag = "--" + name.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif value is not False and value is not None:
+            words += [flag, str(value)]
+    finished = saved is not None and len(saved.reports) == config.rounds
+    try:
+        train_to_file(
             config,
             out,
-            command,
+            shlex.join(words),
             workers=args.workers,
             backend=args.backend,
             checkpoints=checkpoints,
-            progress=not args.no_progress,
+            progress=not args.no_progress and not finished,
             data_file=Path(args.save_data) if args.save_data else None,
             init=Path(args.init) if args.init else None,
+            on_round=_print_round,
+            resume=saved,
         )
     except (OSError, ImportError, ValueError) as e:
         print(f"reversi train-eval: error: {e}", file=sys.stderr)
         return 1
-    for r in reports:
-        print(
-            f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
-            f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
-        )
-    print(f"weights: {out}")
+    except KeyboardInterrupt:
+        if checkpoints is None:
+            raise
+        print(f"\nstopped; run the same command to resume from {checkpoints}", file=sys.stderr)
+        return 130
+    if finished:
+        print(f"{checkpoints}: the run there is finished ({config.rounds} rounds); weights: {out}")
+    else:
+        print(f"weights: {out}")
     return 0
+
+
+def _print_round(r: RoundReport) -> None:
+    """A round's line, as the round ends (above the progress bar, at once even into a pipe):
+    a long run shows how it goes, an interrupted one what it did."""
+    line = (
+        f"round {r.round + 1}: {r.games} games, {r.positions} positions, "
+        f"mse {r.mse_before:.1f} -> {r.mse_after:.1f}, {r.seconds:.0f} s"
+    )
+    tqdm.write(line, file=sys.stdout)
+    sys.stdout.flush()
 
 
 def run_fit_eval(args: argparse.Namespace) -> int:

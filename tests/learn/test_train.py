@@ -7,8 +7,12 @@ import contextlib
 import hashlib
 import os
 import signal
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -37,6 +41,7 @@ from agents.ui.cli import main
 from reversi_env.bitboard import flips, legal_moves
 from reversi_env.state import GameState
 
+REPO = Path(__file__).resolve().parents[2]
 TINY = TrainConfig(games=12, seed=7, rounds=2, iterations=5)
 
 
@@ -313,6 +318,7 @@ def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.Captur
         (["--games", "4", "--opening-plies", "1000000"], "--opening-plies: must be from 1 to 59"),
         (["--games", "4", "--exact-empties", "21"], "--exact-empties: must be from 0 to 20"),
         (["--games", "4", "--solve-empties", "21"], "--solve-empties: must be from 0 to 20"),
+        (["--rounds", "2"], "--games is needed to start a run"),
     ],
 )
 def test_cli_bad_input_is_one_clear_line(
@@ -395,3 +401,153 @@ def test_fit_eval_checks_its_output_before_fitting(
     )
     assert status == 1 and "junk.npz' is not a pattern-weights file: not an .npz archive" in err
     assert err.count("\n") == 1 and "allow_pickle" not in err
+
+
+def _ctrl_c_after_round_1(argv: list[str]) -> tuple[str, bool, str, str, int]:
+    """Run ``reversi`` ``argv`` in a real process, send it a real SIGINT once round 1's line is
+    out; that line, whether the run was still going then, the rest of stdout, stderr, the status."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents", *argv],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
+    )
+    watchdog = threading.Timer(120, proc.kill)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        running = proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    return first, running, rest, err, proc.returncode
+
+
+def test_each_round_line_is_printed_as_the_round_ends_in_a_real_process(tmp_path: Path) -> None:
+    # A run of many tiny rounds: round 1's line must reach the pipe while the run goes on, and
+    # a real Ctrl-C then leaves it on the output. The lines used to come only at the end.
+    argv = ["train-eval", "--games", "2000", "--rounds", "1000", "--exact-empties", "0", "--iterations", "1"]
+    first, running, _, err, status = _ctrl_c_after_round_1([*argv, "--out", str(tmp_path / "w.npz"), "--no-progress"])
+    assert first.startswith("round 1: 2 games, ") and running
+    assert status == 130 and err.strip().endswith("interrupted") and "Traceback" not in err
+    assert not (tmp_path / "w.npz").exists()
+
+
+RESUMABLE = ["train-eval", "--exact-empties", "0", "--iterations", "2", "--no-progress"]
+"""The cheapest train-eval: no endgame solving, two fit steps (rounds of milliseconds)."""
+
+
+def test_a_resumed_run_ends_with_the_weights_and_data_of_a_run_never_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ck, straight = tmp_path / "ck", tmp_path / "straight.npz"
+    two = [*RESUMABLE, "--games", "2", "--rounds", "2"]
+    assert main([*two, "--out", str(straight), "--save-data", str(tmp_path / "straight_data.npz")]) == 0
+    # One round, then the same run trained further to two: round 2 plays and refits as it would have.
+    assert (
+        main(
+            [*RESUMABLE, "--games", "1", "--rounds", "1", "--out", str(tmp_path / "one.npz"), "--checkpoints", str(ck)]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    resumed = tmp_path / "resumed.npz"
+    assert main([*two, "--out", str(resumed), "--checkpoints", str(ck), "--save-data", str(tmp_path / "data.npz")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"resuming {ck} after round 1 (0 s so far)" and out[1].startswith("round 2: 1 games, ")
+    assert np.array_equal(read_weights(resumed).weights, read_weights(straight).weights)
+    for mine, theirs in zip(load_data(tmp_path / "data.npz"), load_data(tmp_path / "straight_data.npz"), strict=True):
+        assert np.array_equal(mine.p, theirs.p) and np.array_equal(mine.label, theirs.label)
+    assert [r["games"] for r in read_weights(resumed).metadata["rounds"]] == [1, 1]
+    # A kill between round 2's weights file and its state: the command again plays round 2 only.
+    (ck / "state_1.npz").unlink()
+    again = tmp_path / "again.npz"
+    assert main([*two, "--out", str(again), "--checkpoints", str(ck)]) == 0
+    assert capsys.readouterr().out.startswith(f"resuming {ck} after round 1")
+    assert np.array_equal(read_weights(again).weights, read_weights(straight).weights)
+    # Left-out settings are the run's, and a finished run says so in one line.
+    assert main(["train-eval", "--out", str(again), "--checkpoints", str(ck)]) == 0
+    assert capsys.readouterr().out == f"{ck}: the run there is finished (2 rounds); weights: {again}\n"
+    assert read_weights(again).metadata["command"] == read_weights(resumed).metadata["command"].replace(
+        str(resumed), str(again)
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (["--seed", "4"], "made with seed=0, the command asks for seed=4;"),
+        (["--lam", "0.5", "--blend", "3"], "made with blend=2, lam=0.7, the command asks for blend=3, lam=0.5;"),
+        (["--games", "3", "--rounds", "2"], "made with games=2, rounds=2, the command asks for games=3, rounds=2;"),
+        (["--games", "4", "--rounds", "2"], "made with games=2, rounds=2, the command asks for games=4, rounds=2;"),
+        (["--init", "START"], "made with no init, the command asks for init="),
+    ],
+)
+def test_a_resume_that_changes_the_run_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: list[str], message: str
+) -> None:
+    ck = tmp_path / "ck"
+    argv = [*RESUMABLE, "--games", "2", "--rounds", "2", "--checkpoints", str(ck), "--out"]
+    assert main([*argv, str(tmp_path / "start.npz")]) == 0
+    (ck / "state_1.npz").unlink()
+    before = {p.name: p.read_bytes() for p in ck.iterdir()}
+    change = [str(tmp_path / "start.npz") if word == "START" else word for word in change]
+    status, err = run_cli([*argv, str(tmp_path / "w.npz"), *change], capsys)
+    assert status == 1 and err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert f"{ck}: the run there was made with" in err and "out to continue it, or give a new --checkpoints" in err
+    assert not (tmp_path / "w.npz").exists() and {p.name: p.read_bytes() for p in ck.iterdir()} == before
+
+
+def _with_metadata(path: Path, text: str) -> None:
+    """Rewrite a round's state file with other metadata (its arrays kept)."""
+    with np.load(path) as archive:
+        arrays = dict(archive)
+    np.savez(path, **{**arrays, "metadata": np.array(text)})
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda path: path.write_bytes(b"not a zip"), "is not a train-eval round's state: not an .npz archive"),
+        (lambda path: path.write_bytes(path.read_bytes()[:300]), "is not a train-eval round's state"),
+        (lambda path: save_weights(path, np.zeros((N_PHASES, N_WEIGHTS)), {}), "it has no 'p' array"),
+        (lambda path: _with_metadata(path, '{"config": {"games": "all"}}'), "its settings are not a run's"),
+        (lambda path: _with_metadata(path, "[" * 100000), "JSON nested too deeply"),
+    ],
+    ids=("not a zip", "truncated", "a weights file", "bad settings", "deep JSON"),
+)
+def test_a_corrupt_saved_round_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: Any, message: str
+) -> None:
+    ck = tmp_path / "ck"
+    argv = [*RESUMABLE, "--games", "2", "--rounds", "2", "--checkpoints", str(ck), "--out", str(tmp_path / "w.npz")]
+    assert main(argv) == 0
+    (tmp_path / "w.npz").unlink()
+    damage(ck / "state_0.npz")
+    status, err = run_cli(argv, capsys)
+    assert status == 1 and err.count("\n") == 1 and message in err and "state_0.npz" in err
+    assert "Traceback" not in err and not (tmp_path / "w.npz").exists()
+
+
+def test_a_run_stopped_by_a_real_sigint_resumes_to_the_weights_of_a_run_never_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ck, out, data = tmp_path / "ck", tmp_path / "w.npz", tmp_path / "d.npz"
+    argv = [*RESUMABLE, "--games", "8", "--rounds", "8", "--out", str(out), "--save-data", str(data)]
+    first, _, rest, err, status = _ctrl_c_after_round_1([*argv, "--checkpoints", str(ck)])
+    assert first.startswith("round 1: ") and status == 130
+    assert err.splitlines()[-1] == f"stopped; run the same command to resume from {ck}" and "Traceback" not in err
+    done = len([first, *rest.splitlines()])
+    assert 1 <= done < 8 and not out.exists() and not data.exists()
+    assert main([*argv, "--checkpoints", str(ck)]) == 0
+    assert capsys.readouterr().out.startswith(f"resuming {ck} after round {done} ")
+    straight = tmp_path / "straight.npz"
+    assert main([*argv[:-4], "--out", str(straight)]) == 0
+    assert np.array_equal(read_weights(out).weights, read_weights(straight).weights)
+    rounds = load_data(data)  # every round's positions, the ones played before the stop too
+    assert len(rounds) == 8 and sum(len(r) for r in rounds) == read_weights(out).metadata["positions"]
