@@ -128,12 +128,19 @@ def run_example(
 
 
 def interrupt_example(script: str, *args: str, cwd: Path, ready: Callable[[str], object]) -> tuple[int, str, str]:
-    """Run ``examples/<script>`` with Ctrl-C as a terminal gives it (stdin a pipe
-    left open), read its stdout line by line until ``ready(line)``, then send it a
-    real SIGINT: its exit status, the stdout read, and its stderr. A process that
-    ends before, or does not end within two minutes, fails the test."""
+    """``interrupt_command`` of ``examples/<script>``."""
+    return interrupt_command([sys.executable, str(EXAMPLES / script), *args], cwd=cwd, ready=ready)
+
+
+def interrupt_command(
+    command: list[str], *, cwd: Path, ready: Callable[[str], object], settle: float = 0.2
+) -> tuple[int, str, str]:
+    """Run ``command`` with Ctrl-C as a terminal gives it (stdin a pipe left open),
+    read its stdout line by line until ``ready(line)``, wait ``settle`` seconds, then
+    send it a real SIGINT: its exit status, the stdout read, and its stderr. A process
+    that ends before, or does not end within two minutes, fails the test."""
     proc = subprocess.Popen(
-        [sys.executable, str(EXAMPLES / script), *args],
+        command,
         cwd=cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -148,8 +155,8 @@ def interrupt_example(script: str, *args: str, cwd: Path, ready: Callable[[str],
         seen = []
         while not seen or not ready(seen[-1]):
             seen.append(proc.stdout.readline())
-            assert seen[-1], f"{script} ended first:\n{''.join(seen)}{proc.communicate()[1]}"
-        time.sleep(0.2)  # where the line said it is (at a prompt, in the next game)
+            assert seen[-1], f"{command} ended first:\n{''.join(seen)}{proc.communicate()[1]}"
+        time.sleep(settle)  # where the line said it is (at a prompt, in the next game)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

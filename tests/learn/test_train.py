@@ -7,16 +7,14 @@ import contextlib
 import hashlib
 import os
 import signal
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import run_cli
+from conftest import interrupt_command, run_cli
 
 from agents.learn.fit import fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
@@ -403,37 +401,20 @@ def test_fit_eval_checks_its_output_before_fitting(
     assert err.count("\n") == 1 and "allow_pickle" not in err
 
 
-def _ctrl_c_after_round_1(argv: list[str]) -> tuple[str, bool, str, str, int]:
+def _ctrl_c_after_round_1(argv: list[str]) -> tuple[str, str, str, int]:
     """Run ``reversi`` ``argv`` in a real process, send it a real SIGINT once round 1's line is
-    out; that line, whether the run was still going then, the rest of stdout, stderr, the status."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "agents", *argv],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored, whoever started pytest
-    )
-    watchdog = threading.Timer(120, proc.kill)
-    watchdog.start()
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        running = proc.poll() is None
-        proc.send_signal(signal.SIGINT)
-        rest, err = proc.communicate(timeout=60)
-    finally:
-        watchdog.cancel()
-        proc.kill()
-    return first, running, rest, err, proc.returncode
+    out; that line, the rest of stdout, stderr and the status (130 only if the run was still going)."""
+    status, out, err = interrupt_command([sys.executable, "-m", "agents", *argv], cwd=REPO, ready=bool, settle=0)
+    first, _, rest = out.partition("\n")
+    return first + "\n", rest, err, status
 
 
 def test_each_round_line_is_printed_as_the_round_ends_in_a_real_process(tmp_path: Path) -> None:
     # A run of many tiny rounds: round 1's line must reach the pipe while the run goes on, and
     # a real Ctrl-C then leaves it on the output. The lines used to come only at the end.
     argv = ["train-eval", "--games", "2000", "--rounds", "1000", "--exact-empties", "0", "--iterations", "1"]
-    first, running, _, err, status = _ctrl_c_after_round_1([*argv, "--out", str(tmp_path / "w.npz"), "--no-progress"])
-    assert first.startswith("round 1: 2 games, ") and running
+    first, _, err, status = _ctrl_c_after_round_1([*argv, "--out", str(tmp_path / "w.npz"), "--no-progress"])
+    assert first.startswith("round 1: 2 games, ")
     assert status == 130 and err.strip().endswith("interrupted") and "Traceback" not in err
     assert not (tmp_path / "w.npz").exists()
 
@@ -539,7 +520,7 @@ def test_a_run_stopped_by_a_real_sigint_resumes_to_the_weights_of_a_run_never_st
 ) -> None:
     ck, out, data = tmp_path / "ck", tmp_path / "w.npz", tmp_path / "d.npz"
     argv = [*RESUMABLE, "--games", "8", "--rounds", "8", "--out", str(out), "--save-data", str(data)]
-    first, _, rest, err, status = _ctrl_c_after_round_1([*argv, "--checkpoints", str(ck)])
+    first, rest, err, status = _ctrl_c_after_round_1([*argv, "--checkpoints", str(ck)])
     assert first.startswith("round 1: ") and status == 130
     assert err.splitlines()[-1] == f"stopped; run the same command to resume from {ck}" and "Traceback" not in err
     done = len([first, *rest.splitlines()])
