@@ -19,6 +19,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agents.cluster import check_reachable
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES
 from agents.play.specs import runs_code
 from agents.ui.options import bounded_int, player_spec, positive_float, positive_int, seed_int
@@ -115,6 +116,8 @@ def run_train_az(args: argparse.Namespace) -> int:
     given = {k: v for k, v in vars(args).items() if k in known}
     try:
         config = AZConfig(**{**saved_config(args.out), **given})
+        if config.backend == "ray" and config.address:
+            check_reachable(config.address)  # before any work: ray.init retries for minutes
         risky = [spec for spec in config.eval_against if runs_code(spec)] if "eval_against" not in given else []
         if risky:
             # A file is data: the programs and modules it names are started only when the user names them.

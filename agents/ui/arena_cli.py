@@ -29,6 +29,7 @@ from agents.arena.tournament import (
     read_results,
     run_tournament,
 )
+from agents.cluster import check_reachable
 from agents.datafiles import write_text_atomic
 from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int, unwritable_output
 
@@ -172,6 +173,8 @@ def run_arena(args: argparse.Namespace) -> int:
     if _unwritable_reports("arena", args):
         return 2
     try:
+        if args.backend == "ray" and args.address:
+            check_reachable(args.address)  # before any work (players built and compiled): ray.init retries for minutes
         tournament = _tournament_from_args(args)
         out = Path(args.out)
         existing = prepare_results(tournament, out, args.resume)
