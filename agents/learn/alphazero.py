@@ -52,6 +52,7 @@ from agents.learn.network import (
     save_network,
 )
 from agents.learn.supervised import labelled_positions
+from agents.learn.train import refuse_changes
 from agents.learn.training import ReplayBuffer, Samples, train_steps
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play
@@ -350,12 +351,7 @@ class Run:
         self.configs = progress["configs"]
         saved, asked = self.configs[-1]["config"], asdict(self.config)
         differ = [name for name in saved if name not in CHANGEABLE_ON_RESUME and saved[name] != asked[name]]
-        if differ:
-            raise ValueError(
-                f"{self.dir}: the run there was made with {', '.join(f'{k}={saved[k]}' for k in differ)}, "
-                f"the command asks for {', '.join(f'{k}={asked[k]}' for k in differ)}; "
-                "leave these options out to continue it, or give a new --out to start another run"
-            )
+        refuse_changes(self.dir, saved, asked, differ, "--out")
         net, _ = load_network(self.checkpoint(self.iteration), self.config.device)
         if net.config != self.net.config:
             raise ValueError(f"{self.dir}: the saved network is {net.config}, the command asks for {self.net.config}")

@@ -298,11 +298,18 @@ def check_resume(saved: SavedRounds, config: TrainConfig, where: Path) -> None:
     differ = [k for k in flat_asked if k not in ("games", "rounds") and flat_saved[k] != flat_asked[k]]
     if config.round_games()[: len(done)] != done:
         differ = ["games", "rounds", *differ]
+    refuse_changes(where, flat_saved, flat_asked, differ, "--checkpoints")
+
+
+def refuse_changes(where: object, saved: dict[str, Any], asked: dict[str, Any], differ: list[str], option: str) -> None:
+    """ValueError unless ``differ`` is empty: a resumed run in ``where`` refused because the
+    command asks for other ``differ`` settings than it was made with (both named), and how
+    to go on (leave them out, or give a new ``option`` for another run)."""
     if differ:
         raise ValueError(
-            f"{where}: the run there was made with {', '.join(f'{k}={flat_saved[k]}' for k in differ)}, "
-            f"the command asks for {', '.join(f'{k}={flat_asked[k]}' for k in differ)}; "
-            "leave these options out to continue it, or give a new --checkpoints to start another run"
+            f"{where}: the run there was made with {', '.join(f'{k}={saved[k]}' for k in differ)}, "
+            f"the command asks for {', '.join(f'{k}={asked[k]}' for k in differ)}; "
+            f"leave these options out to continue it, or give a new {option} to start another run"
         )
 
 
