@@ -15,6 +15,7 @@ RANKS = {
     "reversi_env": 0,
     "agents.base": 1,
     "agents.datafiles": 1,  # files as data (atomic writes, strict reads): weights, records, results, checkpoints
+    "agents.compiling": 1,  # the first run's notice while numba compiles: agents/__init__ and the CLI use it
     "agents.cluster": 1,  # joining a Ray cluster, failing fast: the arena's and the AlphaZero loop's ray backends
     "agents.search": 2,
     "agents.learn": 3,

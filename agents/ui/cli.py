@@ -21,7 +21,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_cli, analysis_cli, arena_cli, course_cli, engine_cli, learn_cli, play_cli
+from agents.compiling import compile_notice
+
+with compile_notice("the training code"):
+    from agents.ui import alphazero_cli, analysis_cli, arena_cli, course_cli, engine_cli, learn_cli, play_cli
 
 COMMAND_MODULES = (play_cli, course_cli, analysis_cli, arena_cli, engine_cli, learn_cli, alphazero_cli)
 

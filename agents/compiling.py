@@ -1,0 +1,54 @@
+"""The line a first run shows while numba compiles: a minute or more of silence otherwise.
+
+The engine's numba functions are compiled as their modules are imported and
+cached on disk (``cache=True``), so only the first run on a machine (or after
+an upgrade) pays for it: about a minute for the engine, measured 67 s on an
+idle 2-core machine, where a warm import takes 1.5 s. A block that imports
+them runs under :func:`compile_notice`, which says what is happening once the
+block has taken longer than a warm import ever does, and shows the time spent.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from tqdm import tqdm
+
+NOTICE_AFTER = 5.0
+"""Seconds a block may take before it is announced: over three warm imports of the engine, a tenth of a cold one."""
+
+
+@contextmanager
+def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None = None) -> Iterator[None]:
+    """Run the block; if it takes more than ``after`` seconds, show on ``stream`` (stderr) that ``what`` is compiling.
+
+    The notice is one line whose clock counts the block's seconds until it ends.
+    """
+    done = threading.Event()
+    started = time.time()
+
+    def announce() -> None:
+        if done.wait(after):
+            return
+        with tqdm(
+            desc=f"compiling {what} for this machine (first run only; later runs start at once)",
+            bar_format="{desc}: {elapsed}",
+            file=stream or sys.stderr,
+        ) as bar:
+            bar.start_t = started
+            bar.refresh()
+            while not done.wait(1.0):
+                bar.refresh()
+
+    watcher = threading.Thread(target=announce, name="compile-notice", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
