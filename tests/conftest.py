@@ -35,6 +35,12 @@ signal.signal(signal.SIGINT, signal.default_int_handler)
 REPO_ROOT = Path(__file__).resolve().parents[1]
 TEST_DATA = REPO_ROOT / "tests" / "data"
 
+# The programs the tests start (examples, benchmarks, `reversi`) import this
+# checkout, as the tests themselves do, and share its numba cache: an installed
+# copy's first import compiles the engine for a minute and a half and says so
+# on stderr, which would land in whichever test started it first.
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+
 
 def random_game(seed: int, plies: int | None = None) -> list[GameState]:
     """The states of a uniformly random game (seeded), start included."""
