@@ -401,17 +401,6 @@ def make():
 """
 
 
-def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(tmp_path: Path) -> None:
-    spec = f"python:{write(tmp_path, 'greedy.py', GREEDY)}:make"
-    player = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
-    try:
-        result = play_game(player, RandomAgent(seed=1), time_limit=30.0)
-    finally:
-        player.close()
-    assert (result.reason, result.loser) == ("error", "black")
-    assert "out of memory" in result.details.splitlines()[-1]
-
-
 # Takes every byte its cap leaves and keeps it (``bytes`` asks for zeroed pages
 # it never touches, so the machine's memory is not used): our code that reads
 # the next request and writes the reply finds none left.
@@ -437,15 +426,16 @@ def make():
 """
 
 
-def test_a_player_holding_all_its_memory_loses_by_an_error_saying_so_without_a_traceback(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("player", [GREEDY, HOARDER], ids=["allocates-past-it", "holds-all-of-it"])
+def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], player: str
 ) -> None:
-    spec = f"python:{write(tmp_path, 'hoarder.py', HOARDER)}:make"
-    player = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
+    spec = f"python:{write(tmp_path, 'player.py', player)}:make"
+    isolated = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
     try:
-        result = play_game(player, RandomAgent(seed=1), time_limit=30.0)
+        result = play_game(isolated, RandomAgent(seed=1), time_limit=30.0)
     finally:
-        player.close()
+        isolated.close()
     assert (result.reason, result.loser) == ("error", "black")
     assert result.details.splitlines()[-1] == "MemoryError: out of memory (its limit is 1 GiB)"
     assert "Traceback" not in capfd.readouterr().err
