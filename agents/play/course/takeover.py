@@ -14,8 +14,9 @@ on time with the course's line and the file runs on, its later games
 included (``random`` as it was at the turn's start, so a seeded file's
 later games are the same; standard output is line-buffered, so what the
 stuck process printed is not lost with it). ``supervise`` runs the file in
-a child process and returns the exit status of whichever process carries the game at the end; it is the reaper of
-the copies (``processes.keep_orphans``), so ``reversi course`` waits for them.
+a child process and returns the exit status of whichever process carries the
+game at the end; it is the reaper of the copies (``processes.keep_orphans``),
+so ``reversi course`` waits for them.
 Without ``supervise`` (a ``Game`` run from Python) ``watch`` does nothing.
 """
 
