@@ -10,7 +10,9 @@ on time, so the limit holds within a fraction of a second whatever the player
 does, and nothing of it survives into the next game (a stopped player is
 started again, fresh, by ``reset``). Its memory is capped too
 (``memory_limit``, 4 GiB of address space by default): past it the player's
-allocation fails and it loses by an error saying "out of memory".
+allocation fails and it loses by an error saying "out of memory", also when
+the player holds the memory and our own reply is the one that finds none left
+(``RESERVE``).
 
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
@@ -42,6 +44,7 @@ baselines) stay in the calling process: see docs/matches.md.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import select
 import signal
@@ -72,6 +75,10 @@ needs a few); the player's own loading counts against its time limit."""
 
 MAX_MESSAGE = 1 << 20
 """Longest line either side accepts (bytes): a reply over it is the player's error."""
+
+RESERVE = 8 << 20
+"""Bytes of address space the child keeps back (mapped, never touched) and
+gives up when our own code runs out of memory, so it can still say so."""
 
 DETAIL_LIMIT = 4000
 """Characters of a player's error text kept (a traceback's head and tail)."""
@@ -421,19 +428,28 @@ def serve(config: dict[str, Any], requests: Any, replies: Any) -> int:
         replies.write((json.dumps(message) + "\n").encode())
         replies.flush()
 
+    reserve = mmap.mmap(-1, RESERVE)
     send({"boot": os.getpid()})
+    ready = False
     try:
-        agent = parse_spec(config["spec"]).build(
-            config["color"], seed=config["seed"], default_time=config["default_time"]
-        )
-    except BaseException as e:  # whatever loading the player's module did
-        send({"fail": bounded(f"{type(e).__name__}: {e}")})
-        return 1
-    send({"ready": str(getattr(agent, "name", config["spec"]))})
-    for line in requests:
-        if len(line) > MAX_MESSAGE:
+        try:
+            agent = parse_spec(config["spec"]).build(
+                config["color"], seed=config["seed"], default_time=config["default_time"]
+            )
+        except BaseException as e:  # whatever loading the player's module did
+            send({"fail": bounded(f"{type(e).__name__}: {e}")})
             return 1
-        send(_answer(agent, json.loads(line)))
+        send({"ready": str(getattr(agent, "name", config["spec"]))})
+        ready = True
+        for line in requests:
+            if len(line) > MAX_MESSAGE:
+                return 1
+            send(_answer(agent, json.loads(line)))
+    except MemoryError:  # in our own code (reading a request, writing a reply): the player holds the memory
+        reserve.close()
+        error = f"MemoryError: {processes.memory_note()}"
+        send({"error": error, "trace": error} if ready else {"fail": error})
+        return 1
     return 0
 
 

@@ -401,12 +401,41 @@ def make():
 """
 
 
-def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(tmp_path: Path) -> None:
-    spec = f"python:{write(tmp_path, 'greedy.py', GREEDY)}:make"
-    player = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
+# Takes every byte its cap leaves and keeps it (``bytes`` asks for zeroed pages
+# it never touches, so the machine's memory is not used): our code that reads
+# the next request and writes the reply finds none left.
+HOARDER = """
+class Hoarder:
+    name = "hoarder"
+
+    def __init__(self):
+        self.held = []
+
+    def act(self, observation):
+        size = 1 << 30
+        while size:
+            try:
+                self.held.append(bytes(size))
+            except MemoryError:
+                size //= 2
+        return 19
+
+
+def make():
+    return Hoarder()
+"""
+
+
+@pytest.mark.parametrize("player", [GREEDY, HOARDER], ids=["allocates-past-it", "holds-all-of-it"])
+def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], player: str
+) -> None:
+    spec = f"python:{write(tmp_path, 'player.py', player)}:make"
+    isolated = IsolatedPlayer(spec, 0, timeout=30.0, memory_limit=1 << 30)
     try:
-        result = play_game(player, RandomAgent(seed=1), time_limit=30.0)
+        result = play_game(isolated, RandomAgent(seed=1), time_limit=30.0)
     finally:
-        player.close()
+        isolated.close()
     assert (result.reason, result.loser) == ("error", "black")
-    assert "out of memory" in result.details.splitlines()[-1]
+    assert result.details.splitlines()[-1] == "MemoryError: out of memory (its limit is 1 GiB)"
+    assert "Traceback" not in capfd.readouterr().err

@@ -45,8 +45,13 @@ print("RESULT", result)
 """
 
 
-def run(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, stdin: str = "", cwd: Path | None = None, buffered: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``reversi ARGS`` in a subprocess; ``buffered``: with Python's own buffering of a piped stdout."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if buffered:
+        del env["PYTHONUNBUFFERED"]
     command = [sys.executable, "-m", "agents", *args]
     return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=WAIT, env=env, cwd=cwd)
 
@@ -151,6 +156,42 @@ def test_a_get_move_holding_the_gil_loses_on_time_and_the_file_runs_on(tmp_path:
     assert out.count("=====Game start!=====") == 2  # nothing printed twice by the copy
     assert f"RANDOM {random.Random(7).random()}" in out  # a seeded file stays seeded
     assert not running(str(path))  # the stuck process was killed, the copies ended
+
+
+PRINTS_THEN_STICKS = """\
+import re
+from game import Game
+
+
+class First:
+    def __init__(self, color, stuck=False):
+        self.color = color
+        self.stuck = stuck
+
+    def get_move(self, board):
+        print("thinking", self.color)
+        if self.stuck:
+            re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+print("ahead of the game, ", end="")
+Game(First("X"), First("O", stuck=True), time_limit=0.3).run()
+"""
+
+
+def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "sticks.py"
+    path.write_text(PRINTS_THEN_STICKS)
+    done = run("course", str(path), buffered=True)
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stdout.splitlines() if line.startswith(("ahead", "thinking", "white - O"))]
+    assert said == [
+        "ahead of the game, ",  # buffered before the first turn's fork, printed once
+        "thinking X",
+        "thinking O",  # printed by the process the copy killed
+        "white - O thought for more than 0.3 s, so black - X wins",
+    ]
 
 
 def running(needle: str) -> list[int]:

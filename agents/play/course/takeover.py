@@ -12,15 +12,18 @@ first (``watch``). The copy waits for the turn to end; if it has not ended
 on from the turn's start as a turn over time (``TookOver``): the player loses
 on time with the course's line and the file runs on, its later games
 included (``random`` as it was at the turn's start, so a seeded file's
-later games are the same). ``supervise`` runs the file in a child process and returns the exit
-status of whichever process carries the game at the end; it is the reaper of
-the copies (``processes.keep_orphans``), so ``reversi course`` waits for them.
+later games are the same; standard output is line-buffered, so what the
+stuck process printed is not lost with it). ``supervise`` runs the file in
+a child process and returns the exit status of whichever process carries the
+game at the end; it is the reaper of the copies (``processes.keep_orphans``),
+so ``reversi course`` waits for them.
 Without ``supervise`` (a ``Game`` run from Python) ``watch`` does nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import random
 import select
@@ -46,6 +49,16 @@ class TookOver(Exception):  # noqa: N818 - it is what happened, not an error
     """Raised by ``watch`` in the copy that took over a stuck turn: the turn is over time."""
 
 
+def _line_buffered() -> None:
+    """Standard output flushed at each line, as at a terminal, also into a
+    pipe or a file: a stuck process that its copy kills takes what it has
+    not flushed with it, and what the player printed before it got stuck
+    ("thinking...") would be lost."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        with contextlib.suppress(ValueError, OSError):
+            sys.stdout.reconfigure(line_buffering=True)
+
+
 def _flush() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
@@ -65,6 +78,7 @@ def supervise(run: Callable[[], int]) -> int:
     if current == 0:
         os.close(read_end)
         _SUPERVISOR[:] = [supervisor, write_end]
+        _line_buffered()
         processes.die_with_parent(supervisor)
         code = 1
         try:
