@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from pathlib import Path
 
@@ -234,48 +233,32 @@ def test_a_stopped_move_ends_the_engine_and_the_next_move_starts_a_fresh_one(tmp
     engine.close()
 
 
-class _HeldStart(GTPEngine):
-    """A GTPEngine whose engine start, once ``hold`` is set, waits for ``go``
-    after telling ``starting``: a test puts a stop in that window."""
+class _StoppedAsItStarts(GTPEngine):
+    """A GTPEngine that, once ``stop_in_start`` is set, is stopped as its next engine
+    starts, before the process exists: a stop from another thread at that moment."""
 
-    def __init__(self, command: list[str], **kwargs: float) -> None:
-        self.hold = False
-        self.starting, self.go = threading.Event(), threading.Event()
-        super().__init__(command, **kwargs)
+    stop_in_start = False
 
     def _start(self) -> None:
-        if self.hold:
-            self.starting.set()
-            self.go.wait(10.0)
+        if self.stop_in_start:
+            self.stop()
         super()._start()
 
 
 def test_a_stop_while_the_stopped_engine_is_replaced_stops_the_replacement(tmp_path: Path) -> None:
     script = tmp_path / "fake_gtp.py"
     script.write_text(FAKE)
-    engine = _HeldStart([sys.executable, str(script), "hang", "0", str(tmp_path / "died")], timeout=5.0)
+    engine = _StoppedAsItStarts([sys.executable, str(script), "hang", "0", str(tmp_path / "died")], timeout=3.0)
     state = GameState.initial()
     error, _ = stop_after(engine, state, 0.2)
     assert isinstance(error, EngineError) and "stopped" in str(error)
-    # The next move starts a fresh engine; stop it while that one starts.
-    engine.hold = True
-    moves: list[object] = []
-
-    def move() -> None:
-        try:
-            moves.append(engine.act(observe(state, state.player)))
-        except Exception as e:
-            moves.append(e)
-
-    thread = threading.Thread(target=move, daemon=True)
-    thread.start()
-    assert engine.starting.wait(5.0)
-    engine.stop()
-    engine.go.set()
-    thread.join(2.0)  # the fresh engine hangs: a lost stop lets the move run to its 5 s timeout
-    assert not thread.is_alive(), "the stop was lost"
-    assert isinstance(moves[0], EngineError) and "stopped" in str(moves[0]), moves[0]
-    assert not engine.alive
+    # The next move starts a fresh engine, and is stopped while that one starts: the stop found
+    # no process to end, and the fresh engine hung to the 3 s timeout.
+    engine.stop_in_start = True
+    start = time.monotonic()
+    with pytest.raises(EngineError, match="was stopped"):
+        engine.act(observe(state, state.player))
+    assert time.monotonic() - start < 1.0 and not engine.alive
     engine.close()
 
 
