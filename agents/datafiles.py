@@ -5,7 +5,8 @@ to disk, and then takes the file's name in one ``os.replace`` (atomic on POSIX
 and Windows alike), so a reader sees the old file or the new one, never half
 of one, whatever happens mid-write (a crash, Ctrl-C, a full disk). A writer
 killed before its rename (SIGKILL, a power cut) leaves its temporary file; the
-next write of the same file removes it.
+next write of the same file removes it (an older version's, without the writer's
+process id in its name, once it is a day old).
 
 Reading: an ``.npz`` file gives plain arrays only (``read_npz``: no pickles),
 and JSON from a file is data and nothing more: ``NaN`` / ``Infinity`` and
@@ -24,6 +25,7 @@ import math
 import os
 import re
 import tempfile
+import time
 import zipfile
 import zlib
 from pathlib import Path
@@ -45,6 +47,11 @@ def write_text_atomic(path: str | Path, text: str) -> None:
 
 _TEMPORARY_TAIL = re.compile(r"(\d+)\.[a-z0-9_]{8}\.tmp")
 """What follows ``.<target name>.`` in a temporary file's name: the writer's process id, mkstemp's letters."""
+_UNNAMED_TAIL = re.compile(r"[a-z0-9_]{8}\.tmp")
+"""The same in older versions' names, without the writer's process id."""
+UNNAMED_TEMPORARY_AGE = 24 * 3600.0
+"""Seconds since its last change after which an older version's temporary file is taken
+for a killed writer's (no write takes that long) and removed."""
 
 
 def _temporary(target: Path) -> tuple[int, str]:
@@ -57,12 +64,18 @@ def _temporary(target: Path) -> tuple[int, str]:
 def _remove_stale(target: Path) -> None:
     """Remove the temporary files of ``target`` whose writer is no longer running: a
     SIGKILL or a power cut between the write and the rename leaves one, which a run
-    resumed again and again would pile up (a replay buffer's is tens of MB)."""
+    resumed again and again would pile up (a replay buffer's is tens of MB). An older
+    version's name holds no process id: its file goes once a day old."""
     if os.name != "posix":  # os.kill(pid, 0) checks a process only on POSIX
         return
     for temp in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
-        named = _TEMPORARY_TAIL.fullmatch(temp.name[len(target.name) + 2 :])  # not another target's
+        tail = temp.name[len(target.name) + 2 :]
+        named = _TEMPORARY_TAIL.fullmatch(tail)  # not another target's
         if named is None:
+            if _UNNAMED_TAIL.fullmatch(tail):
+                with contextlib.suppress(OSError):
+                    if time.time() - temp.stat().st_mtime > UNNAMED_TEMPORARY_AGE:
+                        temp.unlink()
             continue
         try:
             os.kill(int(named[1]), 0)

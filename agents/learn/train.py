@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
-from agents.learn.selfplay import Positions, SelfPlayConfig, generate
+from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig, generate
 from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50
@@ -258,6 +258,7 @@ def load_rounds(checkpoints: Path) -> SavedRounds | None:
             report = RoundReport(**_fields_of(RoundReport, meta.get("report"), "report fields"))
             if report.round != len(reports):
                 raise ValueError(f"round {report.round} in the file of round {len(reports)}")
+            _check_ranges(config, report, sum(map(len, data)))
         except ValueError as e:
             raise ValueError(f"{str(path)!r} is not {what}: {e}") from None
         reports.append(report)
@@ -281,6 +282,43 @@ def _fields_of(kind: type, given: Any, what: str) -> dict[str, Any]:
         if wanted is not None and type(value) is not wanted and not (wanted is float and type(value) is int):
             raise ValueError(f"its {what} have {f.name}={value!r}")
     return {k: v for k, v in given.items() if k != "selfplay"}
+
+
+def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> None:
+    """ValueError naming the first setting or report field out of the range a run gives it
+    (the command's options' ranges) and that range, or a report that does not count the
+    ``positions`` saved: a resume must not train on them."""
+    s, r = settings(config), report
+    checks = [
+        (
+            f"games={s['games']} for rounds={s['rounds']} (1 round or more, a game a round)",
+            s["games"] >= s["rounds"] >= 1,
+        ),
+        (f"seed={s['seed']} (0 to 2**63 - 1)", 0 <= s["seed"] < 2**63),
+        (f"ridge={s['ridge']} (above 0)", s["ridge"] > 0),
+        (f"iterations={s['iterations']} (1 or more)", s["iterations"] >= 1),
+        (f"blend={s['blend']} (0 to 10)", 0 <= s["blend"] <= 10),
+        (f"opening_plies={s['opening_plies']} (1 or more)", s["opening_plies"] >= 1),
+        (f"epsilon={s['epsilon']} (0 to 1)", 0 <= s["epsilon"] <= 1),
+        (
+            f"exact_empties={s['exact_empties']} (0 to {MAX_SOLVED_EMPTIES})",
+            0 <= s["exact_empties"] <= MAX_SOLVED_EMPTIES,
+        ),
+        (f"lam={s['lam']} (0 to 1)", 0 <= s["lam"] <= 1),
+        (f"search_depth={s['search_depth']} (0 to 20)", 0 <= s["search_depth"] <= 20),
+        (f"record={s['record']} (above 0, at most 1)", 0 < s["record"] <= 1),
+        (
+            f"solve_empties={s['solve_empties']} (0 to {MAX_SOLVED_EMPTIES})",
+            0 <= s["solve_empties"] <= MAX_SOLVED_EMPTIES,
+        ),
+        (f"a round of {r.games} games", r.games >= 1),
+        (f"a report of {r.positions} positions where the files hold {positions}", r.positions == positions),
+        (f"an mse of {r.mse_before} before the fit and {r.mse_after} after", min(r.mse_before, r.mse_after) >= 0),
+        (f"{r.seconds} seconds of training", r.seconds >= 0),
+    ]
+    bad = [shown for shown, ok in checks if not ok]
+    if bad:
+        raise ValueError(f"it holds {bad[0]}")
 
 
 def _config_from(saved: Any) -> TrainConfig:

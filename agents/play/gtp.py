@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
@@ -231,26 +232,39 @@ class GTPEngine:
         self._closed = False
         self._moving = False
         self._stopped = False
+        self._lock = threading.Lock()
+        """Orders ``stop``/``close`` from another thread with an engine starting for a move."""
         self._start()
 
     # -- the engine's life -----------------------------------------------------
 
     def _start(self) -> None:
-        self._connection = GTPConnection(self.command, self.name)
+        connection = GTPConnection(self.command, self.name)
+        with self._lock:
+            # A stop or close that came while the process started found no
+            # connection to end: this one must not play on in its place.
+            interrupted = self._closed or (self._moving and self._stopped)
+            if not interrupted:
+                self._connection = connection
+        if interrupted:
+            connection.stop()
+            raise EngineDiedError(f"engine {self.name!r} was stopped or closed while it started")
         self._synced = 0
         self._command("boardsize 8", self.start_timeout)
         self._command("clear_board")
 
     def _kill(self) -> None:
-        connection, self._connection = self._connection, None
+        with self._lock:
+            connection, self._connection = self._connection, None
         if connection is not None:
             connection.stop()
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone. A
         ``reset()`` (a new game) starts it again."""
-        self._closed = True
-        connection, self._connection = self._connection, None
+        with self._lock:
+            self._closed = True
+            connection, self._connection = self._connection, None
         if connection is not None:
             connection.quit()
 
@@ -258,9 +272,11 @@ class GTPEngine:
         """End the move under way (from another thread): the engine's process is
         stopped, as on a timeout, and ``act`` raises EngineError; the next move
         starts a fresh engine (not counted as a restart). With no move under way, nothing."""
-        if self._moving:
+        with self._lock:
+            if not self._moving:
+                return
             self._stopped = True
-            self._kill()
+        self._kill()
 
     def __enter__(self) -> GTPEngine:
         return self
@@ -343,10 +359,10 @@ class GTPEngine:
 
     def _genmove(self, colour: Player) -> str:
         """Sync and ask for a move, restarting a crashed engine within the budget."""
-        if self._connection is None and not self._closed:
-            self._start()  # stopped at the last move (``stop``)
         while True:
             try:
+                if self._connection is None and not (self._closed or self._stopped):
+                    self._start()  # stopped at the last move (``stop``)
                 if not self.alive:
                     raise EngineDiedError(f"engine {self.name!r} is not running")
                 self._push()
@@ -366,6 +382,8 @@ class GTPEngine:
                 try:
                     self._start()
                 except EngineDiedError as e2:
+                    if self._closed or self._stopped:
+                        continue  # closed or stopped while it restarted: the next pass says which
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
     def act_timed(self, observation: Observation, timeout: float | None) -> int:
@@ -387,7 +405,8 @@ class GTPEngine:
             # A forced pass needs no engine; it is told with the next moves.
             self._tracker.play(state, PASS)
             return PASS
-        self._stopped, self._moving = False, True
+        with self._lock:
+            self._stopped, self._moving = False, True
         try:
             action = parse_genmove(self._genmove(colour), state, self.name)
         except EngineError:

@@ -63,7 +63,9 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
 
 Options are ``key=value`` pairs separated by commas (``mcts:sims=800,seed=3``).
 A player's name shows every option but ``seed`` (``alphabeta-2:eval=patterns``,
-``mcts-800sims:c=1.4``), so records tell two players apart.
+``mcts-800sims:c=1.4``), so records tell two players apart; an option set to
+its default is left out (``alphabeta:2,eval=hand`` is ``alphabeta-2``), so one
+player has one name.
 A bad spec raises ``SpecError`` (a ValueError) that says what was expected.
 """
 
@@ -182,6 +184,23 @@ _NAMED = {
 }
 """The options a player's own name already shows, or that change its luck, not its play (``seed``):
 the others are added to the name (``alphabeta-2:eval=patterns``)."""
+_PARAMETERS = {
+    "alphabeta": {"threads": "threads", "probcut": "selectivity", "proof": "endgame_proof"},
+    "mcts": {
+        "c": "c",
+        "mix": "mix",
+        "bias": "bias",
+        "minimax": "minimax",
+        "ply": "ply",
+        "fpu": "fpu",
+        "threads": "threads",
+        "parallel": "parallel",
+        "exact": "endgame_exact",
+        "proof": "endgame_proof",
+        "nodes": "max_nodes",
+    },
+}
+"""The constructor parameter an option sets, whose default is the option's when a spec leaves it out."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
 
@@ -221,11 +240,40 @@ class PlayerSpec:
             raise
         except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
             raise SpecError(f"cannot build player {self.text!r}: {e}") from e
-        shown = _NAMED.get(self.kind, ())
-        played = [f"{key}={_option_text(value)}" for key, value in self.options.items() if key not in shown]
+        shown, defaults = _NAMED.get(self.kind, ()), self._defaults()
+        played = [
+            f"{key}={_option_text(value)}"
+            for key, value in self.options.items()
+            if key not in shown and not (key in defaults and defaults[key] == value)
+        ]
         if played:  # two players differing in one option are two players in records, tables and the GUI
             agent.name = f"{agent.name}{',' if ':' in agent.name else ':'}{','.join(played)}"
         return agent
+
+    def _defaults(self) -> dict[str, object]:
+        """What each option is when this spec leaves it out, given its other options: an option
+        set to it plays as if absent, so ``alphabeta:2,eval=hand`` is ``alphabeta-2`` as ``alphabeta:2`` is."""
+        if self.kind == "alphabeta":
+            from agents.search.ladder import AlphaBetaAgent
+
+            parameters = inspect.signature(AlphaBetaAgent).parameters
+            fixed: dict[str, object] = {"eval": self._alphabeta_default_eval()}
+        elif self.kind == "mcts":
+            from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
+
+            parameters = inspect.signature(MCTSAgent).parameters
+            fixed = {"eval": "patterns", "uct": 0}
+        else:
+            return {}
+        signature = {name: p.default for name, p in parameters.items()}
+        if self.kind == "mcts" and self.options.get("uct"):
+            signature.update(TEXTBOOK_UCT)
+        return fixed | {key: signature[name] for key, name in _PARAMETERS[self.kind].items()}
+
+    def _alphabeta_default_eval(self) -> str:
+        """alpha-beta's evaluation without ``eval=``: the patterns for a timed search or a
+        weights file, else the hand-written one."""
+        return "patterns" if self.options.keys() & {"time", "clock", "weights"} else "hand"
 
     def _build(self, seat: int | None, default_seed: int | None, default_time: float) -> Agent:
         o = self.options
@@ -249,7 +297,7 @@ class PlayerSpec:
             from agents.search.ladder import AlphaBetaAgent
 
             evaluation = HAND_EVALUATION
-            if o.get("eval", "patterns" if o.keys() & {"time", "clock", "weights"} else "hand") == "patterns":
+            if o.get("eval", self._alphabeta_default_eval()) == "patterns":
                 from agents.search.patterns import pattern_evaluation
 
                 evaluation = pattern_evaluation(str(o["weights"]) if "weights" in o else None)
@@ -296,14 +344,9 @@ class PlayerSpec:
             for key in ("c", "mix", "bias", "minimax"):
                 if key in o:
                     knobs[key] = float(o[key])
-            for key, name in (
-                ("ply", "ply"),
-                ("exact", "endgame_exact"),
-                ("proof", "endgame_proof"),
-                ("nodes", "max_nodes"),
-            ):
+            for key in ("ply", "exact", "proof", "nodes"):
                 if key in o:
-                    knobs[name] = int(o[key])
+                    knobs[_PARAMETERS["mcts"][key]] = int(o[key])
             if "fpu" in o:
                 knobs["fpu"] = bool(o["fpu"])
             if "sims" in o:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import signal
 import sys
@@ -513,6 +514,50 @@ def test_a_corrupt_saved_round_is_one_line(
     status, err = run_cli(argv, capsys)
     assert status == 1 and err.count("\n") == 1 and message in err and "state_0.npz" in err
     assert "Traceback" not in err and not (tmp_path / "w.npz").exists()
+
+
+def _with_value(path: Path, part: str, key: str, value: object) -> None:
+    """Rewrite one value of a round's state file's metadata (``part``: config, selfplay or report)."""
+    with np.load(path) as archive:
+        meta = json.loads(str(archive["metadata"]))
+    (meta["config"] if part == "selfplay" else meta)[part][key] = value
+    _with_metadata(path, json.dumps(meta))
+
+
+def _with_weights(path: Path, weights: np.ndarray) -> None:
+    with np.load(path) as archive:
+        arrays = dict(archive)
+    np.savez(path, **{**arrays, "weights": weights})
+
+
+def test_a_saved_round_out_of_range_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the types of a state file's values were checked: a resume trained on an epsilon of 5, hung
+    solving whole games from exact_empties=99, and took a report of -4 positions or -1 games."""
+    ck, out = tmp_path / "ck", tmp_path / "w.npz"
+    argv = [*RESUMABLE, "--games", "2", "--rounds", "2", "--checkpoints", str(ck), "--out", str(out)]
+    assert main(argv) == 0
+    out.unlink()
+    state = ck / "state_0.npz"
+    saved = state.read_bytes()
+    nan = np.zeros((N_PHASES, N_WEIGHTS), np.float32)
+    nan[0, 0] = np.nan
+    cases = [
+        (lambda: _with_value(state, "selfplay", "epsilon", 5.0), "it holds epsilon=5.0 (0 to 1)"),
+        (lambda: _with_value(state, "selfplay", "exact_empties", 99), "it holds exact_empties=99 (0 to 20)"),
+        (lambda: _with_value(state, "config", "rounds", 0), "it holds games=2 for rounds=0"),
+        (lambda: _with_value(state, "config", "ridge", -5.0), "it holds ridge=-5.0 (above 0)"),
+        (lambda: _with_value(state, "report", "games", -1), "it holds a round of -1 games"),
+        (lambda: _with_value(state, "report", "positions", -4), "it holds a report of -4 positions"),
+        (lambda: _with_value(state, "report", "round", -1), "round -1 in the file of round 0"),
+        (lambda: _with_weights(state, nan), f"weights of type float32, shape ({N_PHASES}, "),
+        (lambda: _with_weights(state, np.zeros((2, 3), np.float32)), "weights of type float32, shape (2, 3)"),
+    ]
+    for damage, message in cases:
+        state.write_bytes(saved)
+        damage()
+        status, err = run_cli(argv, capsys)
+        assert status == 1 and err.count("\n") == 1 and message in err and "state_0.npz" in err, err
+        assert "Traceback" not in err and not out.exists()
 
 
 def test_a_run_stopped_by_a_real_sigint_resumes_to_the_weights_of_a_run_never_stopped(

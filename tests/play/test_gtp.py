@@ -233,6 +233,35 @@ def test_a_stopped_move_ends_the_engine_and_the_next_move_starts_a_fresh_one(tmp
     engine.close()
 
 
+class _StoppedAsItStarts(GTPEngine):
+    """A GTPEngine that, once ``stop_in_start`` is set, is stopped as its next engine
+    starts, before the process exists: a stop from another thread at that moment."""
+
+    stop_in_start = False
+
+    def _start(self) -> None:
+        if self.stop_in_start:
+            self.stop()
+        super()._start()
+
+
+def test_a_stop_while_the_stopped_engine_is_replaced_stops_the_replacement(tmp_path: Path) -> None:
+    script = tmp_path / "fake_gtp.py"
+    script.write_text(FAKE)
+    engine = _StoppedAsItStarts([sys.executable, str(script), "hang", "0", str(tmp_path / "died")], timeout=3.0)
+    state = GameState.initial()
+    error, _ = stop_after(engine, state, 0.2)
+    assert isinstance(error, EngineError) and "stopped" in str(error)
+    # The next move starts a fresh engine, and is stopped while that one starts: the stop found
+    # no process to end, and the fresh engine hung to the 3 s timeout.
+    engine.stop_in_start = True
+    start = time.monotonic()
+    with pytest.raises(EngineError, match="was stopped"):
+        engine.act(observe(state, state.player))
+    assert time.monotonic() - start < 1.0 and not engine.alive
+    engine.close()
+
+
 def test_a_late_engine_loses_on_time_and_its_process_is_killed_at_once(tmp_path: Path) -> None:
     engine = fake_engine(tmp_path, "hang", after=2, timeout=60.0)
     assert engine.pid is not None

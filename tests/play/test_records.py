@@ -8,12 +8,13 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from conftest import TEST_DATA, random_game
 
-from agents.datafiles import check_writable, write_text_atomic
+from agents.datafiles import UNNAMED_TEMPORARY_AGE, check_writable, write_text_atomic
 from agents.play.match import GameResult, play_game
 from agents.play.records import (
     GGFClock,
@@ -234,6 +235,19 @@ def test_the_temporary_files_of_writers_killed_mid_write_do_not_pile_up(tmp_path
     write_text_atomic(target, "saved")
     assert target.read_text() == "saved"
     assert sorted(tmp_path.iterdir()) == [live, target]
+    # Older versions named theirs without the process id: removed once a day old, a fresh one
+    # (an older writer may be at work) left alone, as is another target's.
+    old, fresh, other = (
+        tmp_path / name
+        for name in (".progress.json.k2x_9qaz.tmp", ".progress.json.abcdefgh.tmp", ".progress.json.x.k2x_9qaz.tmp")
+    )
+    for temp in (old, fresh, other):
+        temp.write_text("left")
+    two_days_ago = time.time() - 2 * UNNAMED_TEMPORARY_AGE
+    os.utime(old, (two_days_ago, two_days_ago))
+    os.utime(other, (two_days_ago, two_days_ago))
+    write_text_atomic(target, "saved again")
+    assert sorted(tmp_path.iterdir()) == sorted([live, fresh, other, target])
 
 
 def test_a_start_is_a_board_and_side_or_a_transcript() -> None:

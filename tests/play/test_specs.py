@@ -479,6 +479,22 @@ def test_players_that_differ_in_an_option_that_plays_have_different_names() -> N
     assert make_agent("mcts:sims=8,eval=hand,parallel=root").name == "mcts-8sims:eval=hand,parallel=root"
 
 
+def test_an_option_set_to_its_default_leaves_the_name_as_it_is() -> None:
+    """``alphabeta:2,eval=hand`` plays as ``alphabeta:2`` does and was ``alphabeta-2:eval=hand`` beside
+    its ``alphabeta-2``: one player had two names in records and tables."""
+    same = [
+        ("alphabeta:2", "alphabeta:2,eval=hand,threads=1,probcut=0"),
+        ("alphabeta:time=1", "alphabeta:time=1,eval=patterns,proof=22"),
+        ("mcts:sims=8", "mcts:sims=8,c=0.5,eval=patterns,uct=0,exact=16,nodes=4000000,fpu=1,parallel=tree"),
+        ("mcts:time=1,uct=1", "mcts:time=1,uct=1,c=1,proof=0"),
+    ]
+    for plain, spelled in same:
+        assert make_agent(spelled).name == make_agent(plain).name, spelled
+    # A default in one context is a choice in another.
+    assert make_agent("alphabeta:time=1,eval=hand").name == "alphabeta-1s:eval=hand"
+    assert make_agent("mcts:sims=8,uct=1,c=0.5").name == "mcts-8sims:uct=1,c=0.5"
+
+
 def test_mcts_leaves_and_endgame_proof_read_the_weights_file(weights_files: Path) -> None:
     """``mcts:weights=FILE`` guides the tree by the file, and its endgame proof orders its moves by it too."""
     state = WEIGHTS_POSITIONS[1]
