@@ -14,6 +14,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -223,6 +224,64 @@ def test_ctrl_c_in_training_saves_what_was_learnt(
     assert steps == [0, 64]  # Ctrl-C came before the evaluation due at 128
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert_plays_full_legal_games(adapt(load_model(str(save))), games=1)
+
+
+@pytest.mark.parametrize("stopped_before", [True, False])
+def test_a_ctrl_c_while_saving_waits_for_the_save(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str], stopped_before: bool
+) -> None:
+    # A real SIGINT as the history is written, after a first one that stopped the training (a
+    # user's second Ctrl-C) or at the end of a run: it was a traceback, the history and plot unwritten.
+    from evaluation import Evaluator
+    from stable_baselines3.common.env_util import make_vec_env
+    from train_maskable_ppo import EveryCallback, learn, make_env_factory, new_model
+
+    class CtrlCWhileWriting(Evaluator):
+        def write(self, *args: Any, **kwargs: Any) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            super().write(*args, **kwargs)
+
+    save, plot = tmp_path / "m.zip", tmp_path / "curve.png"
+    timesteps = 1_000_000 if stopped_before else 128
+    args = argparse.Namespace(timesteps=timesteps, eval_every=64, no_progress=True, save=str(save), plot=str(plot))
+    args.title = "interrupted twice"
+    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
+    ctrl_c = EveryCallback(128, lambda _model, _steps: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        assert learn(model, CtrlCWhileWriting(2, ("random",)), args, *([ctrl_c] if stopped_before else []))
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("the Ctrl-C during the save escaped learn()")
+    out, err = capsys.readouterr()
+    if stopped_before:
+        assert err.strip() == "interrupted after 128 of 1000000 timesteps"
+    else:
+        assert err.strip() == "interrupted while saving: saved all the same"
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps == ([0, 64] if stopped_before else [0, 64, 128])
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert zipfile.ZipFile(save).testzip() is None
+
+
+def test_ctrl_c_closes_the_progress_bar_before_the_saved_lines(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # SB3 closes its bar only at a normal end: after a Ctrl-C it was drawn again below the "saved" line.
+    from evaluation import Evaluator
+    from stable_baselines3.common.env_util import make_vec_env
+    from train_maskable_ppo import EveryCallback, learn, make_env_factory, new_model
+
+    save = tmp_path / "m.zip"
+    args = argparse.Namespace(timesteps=1_000_000, eval_every=10**6, no_progress=False, save=str(save), plot=None)
+    args.title = "interrupted"
+    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
+    ctrl_c = EveryCallback(64, lambda _model, _steps: os.kill(os.getpid(), signal.SIGINT))
+    try:
+        assert learn(model, Evaluator(2, ("random",)), args, ctrl_c)
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped learn()")
+    out = capsys.readouterr().out
+    assert "/1,000,000" in out and out.index("/1,000,000") < out.index(f"saved {save}"), out
 
 
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:
