@@ -149,3 +149,16 @@ def test_eval_errors_draws_its_bars_on_stderr(
     assert "held-out positions from 1 games" in out
     assert "held-out games" in err and WEIGHTS in err
     assert "it/s" not in out
+
+
+def test_eval_errors_labels_each_file_by_its_whole_name(
+    bench: Callable[..., ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Labels were a name's last 12 characters: run_a/weights.npz and run_b/weights.npz both "/weights.npz".
+    files = [tmp_path / run / "weights.npz" for run in ("run_a", "run_b")]
+    for file in files:
+        file.parent.mkdir()
+        file.write_bytes(Path(WEIGHTS).read_bytes())
+    bench("eval_errors", "--games", "1", *map(str, files)).main()
+    rows = capsys.readouterr().out.splitlines()[-2:]
+    assert [row.split()[0] for row in rows] == [str(file) for file in files]
