@@ -43,10 +43,10 @@ from agents.base import Agent
 from agents.play.match import play_game
 from agents.search import patterns
 from agents.search.alphabeta import iterative_deepening
-from agents.search.ladder import AlphaBetaAgent, PositionalAgent
+from agents.search.ladder import MAX_DEPTH, AlphaBetaAgent, PositionalAgent
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.tt import new_table
-from agents.ui.options import bounded_int, even_int, positive_float, positive_int, seed_int
+from agents.ui.options import bounded_int, even_int, positive_float, seed_int
 from reversi_env.state import GameState
 
 NO_SOLVER = "alphabeta:2 no solver"
@@ -208,7 +208,12 @@ def main() -> None:
         help="also time the midgame search on N positions (default 0: not)",
     )
     parser.add_argument("--seconds", type=positive_float, default=1.0, help="search: seconds a position (default 1)")
-    parser.add_argument("--depth", type=positive_int, default=8, help="search: the fixed depth (default 8)")
+    parser.add_argument(
+        "--depth",
+        type=bounded_int(1, MAX_DEPTH),
+        default=8,
+        help=f"search: the fixed depth, 1 to {MAX_DEPTH} (default 8)",
+    )
     args = parser.parse_args()
     weights = read_weights_arg(parser, "--weights", args.weights) if args.weights else patterns.load_weights()
     if args.games:

@@ -70,7 +70,7 @@ from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import HAND_EVALUATION
-from agents.search.ladder import AlphaBetaAgent
+from agents.search.ladder import MAX_DEPTH, AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
@@ -371,8 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--to-depth",
-        type=positive_int,
-        help="midgame: time the search to this depth instead of 1 s (time-to-depth speedup)",
+        type=bounded_int(1, MAX_DEPTH),
+        help=f"midgame: time the search to this depth (1 to {MAX_DEPTH}) instead of 1 s (time-to-depth speedup)",
     )
     parser.add_argument("--cap", type=positive_float, default=600.0, help="seconds at most a position (default 600)")
     parser.add_argument("--one-best-only", action="store_true", help="skip the every-best-move solves")

@@ -51,14 +51,18 @@ def main() -> None:
     phases = np.array([phase_of(np.int64(e)) for e in empties])
     counts = [int((phases == k).sum()) for k in range(N_PHASES)]
     print(f"{len(data)} held-out positions from {args.games} games; exact labels up to {args.solve_empties} empties")
-    print(f"{'empties':<12}" + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES)))
-    print(f"{'positions':<12}" + "".join(f"{c:>8}" for c in counts))
+    width = max(12, *(len(path) for path in files))  # each file by its whole name: two tails can be alike
+    print(
+        f"{'empties':<{width}}"
+        + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES))
+    )
+    print(f"{'positions':<{width}}" + "".join(f"{c:>8}" for c in counts))
     for path, weights in files.items():
         boards = tqdm(zip(data.p, data.o, strict=True), total=len(data), desc=path, leave=False, file=sys.stderr)
         predicted = np.array([evaluate(p, o, weights) for p, o in boards])
         squared = (predicted - data.label) ** 2
         rmse = [float(np.sqrt(squared[phases == k].mean())) if counts[k] else float("nan") for k in range(N_PHASES)]
-        print(f"{path[-12:]:<12}" + "".join(f"{r:>8.2f}" for r in rmse) + f"   all {np.sqrt(squared.mean()):.2f}")
+        print(f"{path:<{width}}" + "".join(f"{r:>8.2f}" for r in rmse) + f"   all {np.sqrt(squared.mean()):.2f}")
 
 
 if __name__ == "__main__":

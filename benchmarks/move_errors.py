@@ -47,8 +47,10 @@ from agents.play.specs import SpecError
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
+from agents.search.ladder import MAX_DEPTH
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
+from agents.ui.options import bounded_int
 from reversi_env import BLACK, GameState
 from reversi_env.notation import action_name, parse_action
 from reversi_env.observation import observe
@@ -185,7 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--every", type=int, default=1, help="score every N-th position (default 1: all)")
     parser.add_argument("--mover", default="", metavar="NAME", help="only positions where a player named so moved")
-    parser.add_argument("--depth", type=int, default=10, help="our reference's depth (default 10; not with --zebra)")
+    parser.add_argument(
+        "--depth",
+        type=bounded_int(1, MAX_DEPTH),
+        default=10,
+        help=f"our reference's depth, 1 to {MAX_DEPTH} (default 10; not with --zebra)",
+    )
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="Zebra as the reference (a built zebra binary)")
     parser.add_argument(
         "--zebra-levels",
@@ -208,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     low, high = args.empties
     if not 1 <= low <= high <= 60:
         parser.error(f"--empties {low} {high}: expected 1 <= MIN <= MAX <= 60")
-    for option, value in (("--every", args.every), ("--depth", args.depth), ("--jobs", args.jobs)):
+    for option, value in (("--every", args.every), ("--jobs", args.jobs)):
         if value < 1:
             parser.error(f"{option} {value}: give 1 or more")
     for spec in args.players:  # built once now, so a bad one fails before the reference's searches

@@ -19,6 +19,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from tqdm import tqdm
+
 from agents.arena.ratings import wilson_interval
 from agents.base import Agent, state_to_move
 from agents.play.match import play_game
@@ -84,7 +86,7 @@ def run_match(
     margins: list[int] = []
     sims: list[int] = []
     mcts = make_mcts()
-    for game in range(games):
+    for game in tqdm(range(games), desc=label, unit="game", leave=False, file=sys.stderr):  # stdout: the table only
         mcts.reset()
         getattr(rival, "reset", lambda: None)()
         mcts_black = game % 2 == 0
@@ -102,7 +104,6 @@ def run_match(
         wins += margin > 0
         draws += margin == 0
         losses += margin < 0
-        print(f"  {label} game {game + 1}/{games}: MCTS {'black' if mcts_black else 'white'} {margin:+d}", flush=True)
     return wins, draws, losses, sum(margins) / len(margins), (sum(sims) / len(sims) if sims else 0.0)
 
 
@@ -136,7 +137,7 @@ def main() -> None:
         against = [key for key in against if key != "openspiel"]
         if not against:
             parser.error("--against openspiel: pyspiel is not installed (pip install '.[bench]')")
-        print("skipping openspiel: pyspiel is not installed (pip install '.[bench]')")
+        print("skipping openspiel: pyspiel is not installed (pip install '.[bench]')", file=sys.stderr)
 
     rivals: dict[str, Callable[[], Agent]] = {
         "random": lambda: RandomAgent(seed=args.seed + 1),

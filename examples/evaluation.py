@@ -1,4 +1,5 @@
-"""Progress of a learner in the RL examples: win rates against fixed agents, and a plot.
+"""Progress of a learner in the RL examples: win rates against fixed agents, and a plot;
+the end of a run (its save) held against Ctrl-C.
 
 Library-neutral: a policy is anything ``agents.adapt`` turns into a player (an
 SB3 model, a callable ``observation -> action``...). Games are full games
@@ -9,14 +10,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
+import signal
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import FrameType, TracebackType
 
 from agents import Agent, play_game
-from agents.datafiles import check_writable
+from agents.datafiles import check_writable, write_bytes_atomic, write_text_atomic
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
 from agents.ui.options import bounded_int
@@ -96,9 +101,9 @@ class Evaluator:
         return point
 
     def save(self, path: Path) -> None:
-        """The history as JSON."""
+        """The history as JSON (written atomically)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps([asdict(p) for p in self.history], indent=1))
+        write_text_atomic(path, json.dumps([asdict(p) for p in self.history], indent=1))
 
     def write(self, model: Path, plot: str | None, title: str, xlabel: str = STEPS_LABEL) -> None:
         """The history beside the saved ``model`` (``.history.json``) and, if
@@ -128,8 +133,37 @@ class Evaluator:
         ax.legend(loc="lower right")
         fig.tight_layout()
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path)
+        image = io.BytesIO()
+        fig.savefig(image, format=path.suffix[1:] or None)  # the format the name asks for, as savefig(path)
         plt.close(fig)
+        write_bytes_atomic(path, image.getvalue())
+
+
+class CtrlCHeld:
+    """A block that Ctrl-C does not cut: the save of a run. A second Ctrl-C while the first one's
+    save was written ended it with a traceback, the run unsaved. ``interrupted``: whether the run
+    was stopped by a Ctrl-C already (its line printed), or one came during the block."""
+
+    def __init__(self, interrupted: bool) -> None:
+        """``interrupted``: whether a Ctrl-C stopped the run before the block."""
+        self.interrupted = interrupted
+        self._already = interrupted
+
+    def __enter__(self) -> CtrlCHeld:
+        """Hold Ctrl-C off until the block ends (main thread only, as every signal handler)."""
+        self._previous = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def _press(self, _signum: int, _frame: FrameType | None) -> None:
+        self.interrupted = True
+
+    def __exit__(
+        self, _type: type[BaseException] | None, _error: BaseException | None, _traceback: TracebackType | None
+    ) -> None:
+        """Give Ctrl-C back its handler; one line if the first Ctrl-C came during the block."""
+        signal.signal(signal.SIGINT, self._previous)
+        if self.interrupted and not self._already and _error is None:
+            print("interrupted while saving: saved all the same", file=sys.stderr)
 
 
 library_seed = bounded_int(0, 2**32 - 1)

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import ray
 import torch
-from evaluation import Evaluator, add_evaluation_options
+from evaluation import CtrlCHeld, Evaluator, add_evaluation_options
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -153,28 +153,40 @@ def main(argv: list[str] | None = None) -> int:
     # Sampling and learning run in this process (no remote runners), so Ray needs few workers and no dashboard;
     # "local": a Ray instance of its own, never a cluster some other program left running.
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    steps = 0
     try:
         register_env(ENV_NAME, lambda config: rllib_env(**config))
         algo = build_config(args).build_algo()
         evaluator = Evaluator(args.eval_games, args.benchmarks)
         evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), 0)
-        steps, next_eval = 0, args.eval_every
-        for i in range(args.iterations):
-            result: dict[str, Any] = algo.train()
-            steps = int(result["num_env_steps_sampled_lifetime"])
-            print(f"iteration {i + 1}/{args.iterations}: {steps} env steps", flush=True)
-            if steps >= next_eval or i == args.iterations - 1:
-                next_eval = steps + args.eval_every
-                evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), steps)
-        save = Path(args.save).resolve()
-        save_module(algo.get_module(MODULE_ID), save)
-        print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
-        title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
-        evaluator.write(save, args.plot, title, xlabel="env steps (both seats, one shared policy)")
-        algo.stop()
+        next_eval, interrupted = args.eval_every, False
+        try:
+            for i in range(args.iterations):
+                result: dict[str, Any] = algo.train()
+                steps = int(result["num_env_steps_sampled_lifetime"])
+                print(f"iteration {i + 1}/{args.iterations}: {steps} env steps", flush=True)
+                if steps >= next_eval or i == args.iterations - 1:
+                    next_eval = steps + args.eval_every
+                    evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), steps)
+        except KeyboardInterrupt:  # Ctrl-C: the module learnt so far is saved all the same
+            if not steps:
+                raise
+            print(f"\ninterrupted after {steps} env steps", file=sys.stderr)
+            interrupted = True
+        with CtrlCHeld(interrupted) as held:  # a Ctrl-C now waits for the save's end
+            save = Path(args.save).resolve()
+            save_module(algo.get_module(MODULE_ID), save)
+            print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
+            title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
+            evaluator.write(save, args.plot, title, xlabel="env steps (both seats, one shared policy)")
+            algo.stop()
+            ray.shutdown()
+    except KeyboardInterrupt:
+        print("\ninterrupted before any training: nothing saved", file=sys.stderr)
+        return 130
     finally:
         ray.shutdown()
-    return 0
+    return 130 if held.interrupted else 0
 
 
 if __name__ == "__main__":

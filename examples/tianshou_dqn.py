@@ -20,6 +20,7 @@ Tianshou 2.x API (``tianshou.algorithm``); Tianshou 1.x differs.
 from __future__ import annotations
 
 import argparse
+import io
 import logging
 import pickle
 import sys
@@ -29,7 +30,7 @@ from typing import Any, cast
 import gymnasium
 import numpy as np
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
+from evaluation import CtrlCHeld, Evaluator, add_evaluation_options, check_outputs, library_seed
 from tianshou.algorithm import DQN, MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.algorithm.algorithm_base import OffPolicyAlgorithm, TrainingStats
 from tianshou.algorithm.algorithm_base import Policy as BasePolicy
@@ -42,6 +43,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 
 import reversi_env
 from agents import Agent
+from agents.datafiles import write_bytes_atomic
 from agents.play.specs import make_agent
 
 HIDDEN = [256, 256]
@@ -221,14 +223,17 @@ def main(argv: list[str] | None = None) -> int:
             print("\ninterrupted before any training: nothing saved", file=sys.stderr)
             return 130
         print(f"\ninterrupted after {trained[0]} env steps", file=sys.stderr)
-    save = Path(args.save)
-    save.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), save)
-    print(f"saved {save}")
-    title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
-    evaluator.write(save, args.plot, title, xlabel="env steps (both seats)")
-    cast(Any, train_envs).close()
-    return 130 if interrupted else 0
+    with CtrlCHeld(interrupted) as held:  # a Ctrl-C now waits for the save's end
+        save = Path(args.save)
+        save.parent.mkdir(parents=True, exist_ok=True)
+        weights = io.BytesIO()
+        torch.save(net.state_dict(), weights)
+        write_bytes_atomic(save, weights.getvalue())
+        print(f"saved {save}")
+        title = f"Tianshou DQN as {args.play_as} vs {args.opponent}, seed {args.seed}"
+        evaluator.write(save, args.plot, title, xlabel="env steps (both seats)")
+        cast(Any, train_envs).close()
+    return 130 if held.interrupted else 0
 
 
 if __name__ == "__main__":

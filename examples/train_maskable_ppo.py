@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import itertools
 import os
 import pickle
@@ -33,16 +34,16 @@ from typing import cast
 
 import gymnasium
 import torch
-from evaluation import Evaluator, add_evaluation_options, check_outputs, library_seed
+from evaluation import CtrlCHeld, Evaluator, add_evaluation_options, check_outputs, library_seed
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
-from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.logger import Logger
 
 import reversi_env
 from agents import Agent, play_game
-from agents.datafiles import load_json
+from agents.datafiles import load_json, write_bytes_atomic
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
 from reversi_env.aec import make_observation_space
@@ -105,26 +106,35 @@ def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
 def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *extra: BaseCallback) -> bool:
     """Train for ``args.timesteps`` with evaluations (at the start, every
     ``args.eval_every`` steps, at the end); save the model, its history and the plot.
-    Ctrl-C stops the training and saves what it learnt so far; returns whether it did."""
+    Ctrl-C stops the training and saves what it learnt so far (a Ctrl-C during the
+    save waits for its end); returns whether a Ctrl-C came."""
     interrupted = False
+    progress = None if args.no_progress else ProgressBarCallback()
     try:
         evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
         callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]
-        model.learn(total_timesteps=args.timesteps, callback=callbacks, progress_bar=not args.no_progress)
+        if progress is not None:
+            callbacks.append(progress)
+        model.learn(total_timesteps=args.timesteps, callback=callbacks)
         if evaluator.history[-1].timesteps < args.timesteps:  # the last rollout fell short of an evaluation
             evaluator.evaluate(model, model.num_timesteps)
     except KeyboardInterrupt:
         interrupted = True
+        if progress is not None and hasattr(progress, "pbar"):  # SB3 closes it only at a normal end
+            progress.pbar.close()  # before the lines below: the bar went on being redrawn after them
         if not model.num_timesteps:
             print("\ninterrupted before any training: nothing saved", file=sys.stderr)
             return interrupted
         print(f"\ninterrupted after {model.num_timesteps} of {args.timesteps} timesteps", file=sys.stderr)
-    save = Path(args.save)
-    save.parent.mkdir(parents=True, exist_ok=True)
-    model.save(save)
-    print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
-    evaluator.write(save, args.plot, f"{type(model).__name__}: {args.title}")
-    return interrupted
+    with CtrlCHeld(interrupted) as held:  # a Ctrl-C now waits for the save's end
+        save = Path(args.save)
+        save.parent.mkdir(parents=True, exist_ok=True)
+        archive = io.BytesIO()
+        model.save(archive)
+        write_bytes_atomic(save, archive.getvalue())
+        print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
+        evaluator.write(save, args.plot, f"{type(model).__name__}: {args.title}")
+    return held.interrupted
 
 
 def trained_agent() -> Agent:

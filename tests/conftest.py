@@ -133,9 +133,11 @@ def run_example(
     return proc
 
 
-def interrupt_example(script: str, *args: str, cwd: Path, ready: Callable[[str], object]) -> tuple[int, str, str]:
+def interrupt_example(
+    script: str, *args: str, cwd: Path, ready: Callable[[str], object], settle: float = 0.2
+) -> tuple[int, str, str]:
     """``interrupt_command`` of ``examples/<script>``."""
-    return interrupt_command([sys.executable, str(EXAMPLES / script), *args], cwd=cwd, ready=ready)
+    return interrupt_command([sys.executable, str(EXAMPLES / script), *args], cwd=cwd, ready=ready, settle=settle)
 
 
 def interrupt_command(

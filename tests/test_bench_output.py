@@ -107,6 +107,18 @@ def test_strength_against_openspiel_alone_without_it_is_one_line_before_any_game
     )
 
 
+def test_strength_keeps_stdout_for_the_table(
+    bench: Callable[..., ModuleType], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It printed a line a game, and the note on a missing OpenSpiel, on stdout above the table.
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    bench("strength", "--games", "2", "--time", "0.01", "--against", "random", "openspiel").main()
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "" and out.splitlines()[1].startswith("MCTSAgent(time_limit=0.01) strength")
+    assert "skipping openspiel: pyspiel is not installed" in err
+    assert "random" in err and "game" in err  # the games' bar
+
+
 def test_bench_arena_draws_a_bar_for_each_timed_line(
     bench: Callable[..., ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -137,3 +149,16 @@ def test_eval_errors_draws_its_bars_on_stderr(
     assert "held-out positions from 1 games" in out
     assert "held-out games" in err and WEIGHTS in err
     assert "it/s" not in out
+
+
+def test_eval_errors_labels_each_file_by_its_whole_name(
+    bench: Callable[..., ModuleType], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Labels were a name's last 12 characters: run_a/weights.npz and run_b/weights.npz both "/weights.npz".
+    files = [tmp_path / run / "weights.npz" for run in ("run_a", "run_b")]
+    for file in files:
+        file.parent.mkdir()
+        file.write_bytes(Path(WEIGHTS).read_bytes())
+    bench("eval_errors", "--games", "1", *map(str, files)).main()
+    rows = capsys.readouterr().out.splitlines()[-2:]
+    assert [row.split()[0] for row in rows] == [str(file) for file in files]

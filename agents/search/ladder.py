@@ -40,6 +40,8 @@ from reversi_env.state import GameState
 
 MAX_LEVEL = 8
 """The deepest ladder level (``AlphaBetaAgent(depth=8)``)."""
+MAX_DEPTH = 20
+"""The deepest fixed-depth search taken: a midgame search deeper than this would not end in any useful time."""
 
 LADDER_TABLE_ENTRIES = 1 << 16
 """A fixed-depth agent's transposition table (1.5 MB), cleared before each move."""
@@ -171,8 +173,8 @@ class AlphaBetaAgent(_TieBreakingAgent):
         standard deviations, 0 for a full-width search (with a fixed depth, a selective level that
         still plays the same move in the same position, as Edax's levels do); ``endgame_proof``
         (timed search only): the empty squares from which the outcome is proven first, 0 for never."""
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= 20:
-            raise ValueError(f"depth must be an int from 1 to 20, got {depth!r}")
+        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, got {depth!r}")
         if exact_empties is None:
             exact_empties = min(int(depth) + 6, 14)
         if (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import assert_plays_full_legal_games, run_example
+from conftest import assert_plays_full_legal_games, interrupt_example, run_example
 
 from agents.play.adapters import adapt
 from agents.search.ladder import GreedyAgent, RandomAgent
@@ -38,6 +38,20 @@ def test_rllib_ppo_trains_saves_and_plays_legal_games(trained: tuple[Path, str],
 
     opponents = [RandomAgent(0), GreedyAgent(0), RandomAgent(1), GreedyAgent(1)]
     assert_plays_full_legal_games(adapt(load_policy(out / "module")), opponents=opponents)
+
+
+def test_ctrl_c_in_training_saves_what_was_learnt(tmp_path: Path, examples_importable: Path) -> None:
+    # A real SIGINT once the first of 100 iterations is out: it was a traceback, and the module was lost.
+    args = ("--iterations", "100", "--batch", "200", "--eval-every", "100000", "--eval-games", "2", "--save", "module")
+    status, out, err = interrupt_example(
+        "rllib_ppo.py", *args, cwd=tmp_path, ready=lambda line: "iteration 1/" in line, settle=0
+    )
+    assert status == 130 and err.endswith("\ninterrupted after 200 env steps\n") and "Traceback" not in err, err
+    assert f"saved {tmp_path / 'module'}" in out
+
+    from rllib_ppo import load_policy
+
+    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "module")), games=1)
 
 
 class _Payload:

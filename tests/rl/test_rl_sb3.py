@@ -14,6 +14,7 @@ import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -199,23 +200,31 @@ def test_a_seeded_run_meets_the_same_opponent_games(examples_importable: Path) -
     assert [boards(first) for _ in range(3)] == [boards(second) for _ in range(3)]
 
 
+def _learn(args: argparse.Namespace, evaluator: Any, ctrl_c_at: int | None) -> bool:
+    """The example's ``learn`` on a tiny fresh model (2 envs, rollouts of 32), with a real SIGINT
+    when ``ctrl_c_at`` steps are done (None: none); its answer. Ctrl-C escaping it fails the test."""
+    from stable_baselines3.common.env_util import make_vec_env
+    from train_maskable_ppo import EveryCallback, learn, make_env_factory, new_model
+
+    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
+    ctrl_c = [] if ctrl_c_at is None else [EveryCallback(ctrl_c_at, lambda *_: os.kill(os.getpid(), signal.SIGINT))]
+    try:
+        return learn(model, evaluator, args, *ctrl_c)
+    except KeyboardInterrupt:  # would end the whole test session
+        pytest.fail("Ctrl-C escaped learn()")
+
+
 def test_ctrl_c_in_training_saves_what_was_learnt(
     tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # A real SIGINT 128 steps into a run of a million: it was a traceback, and the model was lost.
     from evaluation import Evaluator
-    from stable_baselines3.common.env_util import make_vec_env
-    from train_maskable_ppo import EveryCallback, learn, load_model, make_env_factory, new_model
+    from train_maskable_ppo import load_model
 
     save, plot = tmp_path / "m.zip", tmp_path / "curve.png"
     args = argparse.Namespace(timesteps=1_000_000, eval_every=64, no_progress=True, save=str(save), plot=str(plot))
     args.title = "interrupted"
-    model = new_model(make_vec_env(make_env_factory("random", "win"), n_envs=2, seed=0), 32, 0)
-    ctrl_c = EveryCallback(128, lambda _model, _steps: os.kill(os.getpid(), signal.SIGINT))
-    try:
-        assert learn(model, Evaluator(2, ("random",)), args, ctrl_c)
-    except KeyboardInterrupt:  # would end the whole test session
-        pytest.fail("Ctrl-C escaped learn()")
+    assert _learn(args, Evaluator(2, ("random",)), ctrl_c_at=128)
     out, err = capsys.readouterr()
     assert err.strip() == "interrupted after 128 of 1000000 timesteps"
     assert f"saved {save}" in out and f"plot: {plot}" in out
@@ -223,6 +232,50 @@ def test_ctrl_c_in_training_saves_what_was_learnt(
     assert steps == [0, 64]  # Ctrl-C came before the evaluation due at 128
     assert plot.read_bytes().startswith(b"\x89PNG")
     assert_plays_full_legal_games(adapt(load_model(str(save))), games=1)
+
+
+@pytest.mark.parametrize("stopped_before", [True, False])
+def test_a_ctrl_c_while_saving_waits_for_the_save(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str], stopped_before: bool
+) -> None:
+    # A real SIGINT as the history is written, after a first one that stopped the training (a
+    # user's second Ctrl-C) or at the end of a run: it was a traceback, the history and plot unwritten.
+    from evaluation import Evaluator
+
+    class CtrlCWhileWriting(Evaluator):
+        def write(self, *args: Any, **kwargs: Any) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            super().write(*args, **kwargs)
+
+    save, plot = tmp_path / "m.zip", tmp_path / "curve.png"
+    timesteps = 1_000_000 if stopped_before else 128
+    args = argparse.Namespace(timesteps=timesteps, eval_every=64, no_progress=True, save=str(save), plot=str(plot))
+    args.title = "interrupted twice"
+    assert _learn(args, CtrlCWhileWriting(2, ("random",)), ctrl_c_at=128 if stopped_before else None)
+    out, err = capsys.readouterr()
+    if stopped_before:
+        assert err.strip() == "interrupted after 128 of 1000000 timesteps"
+    else:
+        assert err.strip() == "interrupted while saving: saved all the same"
+    assert f"saved {save}" in out and f"plot: {plot}" in out
+    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    assert steps == ([0, 64] if stopped_before else [0, 64, 128])
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert zipfile.ZipFile(save).testzip() is None
+
+
+def test_ctrl_c_closes_the_progress_bar_before_the_saved_lines(
+    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # SB3 closes its bar only at a normal end: after a Ctrl-C it was drawn again below the "saved" line.
+    from evaluation import Evaluator
+
+    save = tmp_path / "m.zip"
+    args = argparse.Namespace(timesteps=1_000_000, eval_every=10**6, no_progress=False, save=str(save), plot=None)
+    args.title = "interrupted"
+    assert _learn(args, Evaluator(2, ("random",)), ctrl_c_at=64)
+    out = capsys.readouterr().out
+    assert "/1,000,000" in out and out.index("/1,000,000") < out.index(f"saved {save}"), out
 
 
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:

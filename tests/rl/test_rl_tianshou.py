@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import assert_plays_full_legal_games, run_example
+from conftest import assert_plays_full_legal_games, interrupt_example, run_example
 
 from agents.play.adapters import adapt
 
@@ -70,27 +70,27 @@ class Interrupting(RandomAgent):
 """
 
 
-def test_ctrl_c_in_training_saves_what_was_learnt(
-    tmp_path: Path, examples_importable: Path, capsys: pytest.CaptureFixture[str]
+def test_ctrl_c_in_training_saves_what_was_learnt_and_a_second_one_waits_for_the_save(
+    tmp_path: Path, examples_importable: Path
 ) -> None:
-    # Ctrl-C about 230 env steps into 100 epochs: it was a traceback, and the network was lost.
+    # The opponent's Ctrl-C about 230 env steps into 100 epochs stops the training (it was a traceback,
+    # and the network was lost); a second one, sent once "saved" is out (the history and the plot still
+    # to write), was a traceback too, and they were never written.
     (tmp_path / "interrupting.py").write_text(INTERRUPTING)
-    from tianshou_dqn import load_policy, main
-
     opponent = f"python:{tmp_path / 'interrupting.py'}:Interrupting"
-    save, plot = tmp_path / "q.pt", tmp_path / "curve.png"
-    args = [*TINY, "--epochs", "100", "--opponent", opponent, "--save", str(save), "--plot", str(plot)]
-    try:
-        assert main(args) == 130
-    except KeyboardInterrupt:  # would end the whole test session
-        pytest.fail("Ctrl-C escaped main()")
-    out, err = capsys.readouterr()
-    assert err.strip().startswith("interrupted after") and err.strip().endswith("env steps"), err
-    assert f"saved {save}" in out and f"plot: {plot}" in out
-    steps = [point["timesteps"] for point in json.loads(save.with_suffix(".history.json").read_text())]
+    args = [*TINY, "--epochs", "100", "--opponent", opponent, "--save", "q.pt", "--plot", "curve.png"]
+    status, out, err = interrupt_example(
+        "tianshou_dqn.py", *args, cwd=tmp_path, ready=lambda line: line.startswith("saved"), settle=0
+    )
+    assert status == 130 and err.startswith("\ninterrupted after") and err.count("\n") == 2, err
+    assert "plot: curve.png" in out
+    assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
+    steps = [point["timesteps"] for point in json.loads((tmp_path / "q.history.json").read_text())]
     assert steps[:2] == [0, 150]
-    assert plot.read_bytes().startswith(b"\x89PNG")
-    assert_plays_full_legal_games(adapt(load_policy(save)), games=1)
+
+    from tianshou_dqn import load_policy
+
+    assert_plays_full_legal_games(adapt(load_policy(tmp_path / "q.pt")), games=1)
 
 
 @pytest.mark.parametrize(
