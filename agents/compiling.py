@@ -28,6 +28,9 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
     """Run the block; if it takes more than ``after`` seconds, show on ``stream`` (stderr) that ``what`` is compiling.
 
     The notice is one line whose clock counts the block's seconds until it ends.
+    A Ctrl-C in the block ends a program in one line and the shell's status for it
+    (130), as ``reversi`` does elsewhere: the block is an import, ahead of any
+    handler of the program's own. At an interactive prompt it stays a KeyboardInterrupt.
     """
     done = threading.Event()
     started = time.time()
@@ -47,8 +50,18 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
 
     watcher = threading.Thread(target=announce, name="compile-notice", daemon=True)
     watcher.start()
-    try:
-        yield
-    finally:
+
+    def stop() -> None:
         done.set()
         watcher.join()
+
+    try:
+        yield
+    except KeyboardInterrupt:
+        stop()
+        if hasattr(sys, "ps1") or sys.flags.interactive:
+            raise
+        print(f"interrupted while compiling {what}; the next run compiles what is left", file=stream or sys.stderr)
+        raise SystemExit(130) from None
+    finally:
+        stop()

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from agents.compiling import compile_notice
 from tests.conftest import REPO_ROOT
@@ -60,3 +63,49 @@ def test_a_warm_import_says_nothing() -> None:
     warm = _import_agents(None)
     assert warm.returncode == 0, warm.stderr
     assert warm.stderr == ""
+
+
+def test_a_ctrl_c_while_compiling_ends_a_program_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(sys, "ps1", raising=False)
+    out = io.StringIO()
+    try:
+        with compile_notice("the engine", stream=out):
+            raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C went on as a KeyboardInterrupt: a traceback, outside a prompt")
+    except SystemExit as stopped:
+        assert stopped.code == 130
+    assert out.getvalue() == "interrupted while compiling the engine; the next run compiles what is left\n"
+
+
+def test_a_ctrl_c_while_compiling_at_a_prompt_stays_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "ps1", ">>> ", raising=False)
+    out = io.StringIO()
+    with pytest.raises(KeyboardInterrupt), compile_notice("the engine", stream=out):
+        raise KeyboardInterrupt
+    assert out.getvalue() == ""
+
+
+def test_a_ctrl_c_during_a_cold_first_command_is_one_line(tmp_path: Path) -> None:
+    """``reversi --help`` on an empty cache, interrupted once it says it is compiling: status 130, no traceback."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    with subprocess.Popen(
+        [sys.executable, "-m", "agents", "--help"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stderr is not None
+        seen = ""
+        while NOTICE not in seen:  # the notice's first frame ends in its clock, with no newline
+            char = proc.stderr.read(1)
+            assert char, f"the command ended before it said it was compiling: {seen!r}"
+            seen += char
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, seen + err
+    assert out == ""
+    assert "Traceback" not in err
+    assert err.endswith("interrupted while compiling the engine; the next run compiles what is left\n")
