@@ -451,7 +451,8 @@ def score_moves(
     # With several threads a move another one is searching now is put off (simplified ABDADA, as in pvs).
     shared = stats[SHARED] != 0 and depth >= ABDADA_DEPTH
     seq = np.empty(2 * n, dtype=np.int64)
-    seq[:n] = order
+    for j in range(n):
+        seq[j] = order[j]
     end = n
     i = 0
     while i < end:

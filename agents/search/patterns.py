@@ -245,7 +245,7 @@ _BYTE = np.uint64(0xFF)
 _S3, _S5, _S10, _S56 = np.uint64(3), np.uint64(5), np.uint64(10), np.uint64(56)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _gather(kind: np.int64, b: np.uint64) -> np.uint64:
     """The squares of pattern ``kind``'s base window on ``b``, bit ``j`` for its ``j``-th square."""
     if kind == 0:  # edge_x: A1-H1, then B2 and G2
@@ -262,11 +262,14 @@ def _gather(kind: np.int64, b: np.uint64) -> np.uint64:
     return (((b & _DIAGONALS[d]) * _FILES) >> _S56) >> np.uint64(d)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _window_index(kind: np.int64, w: np.int64, mine: _Images, theirs: _Images) -> np.int64:
     """The flat index (before canonicalisation) of window ``w``, of pattern
     ``kind``, read from the 8 images of the mover's board (``mine``) and of the
-    opponent's. Called with a constant ``kind``: only that pattern's gather is kept."""
+    opponent's. Called with a constant ``kind``: only that pattern's gather is kept.
+    Not ``inline="always"``, nor is ``_gather``: numba compiles each once per
+    pattern and LLVM inlines them, where numba's own inlining redid its passes
+    at every call site (12 s of a first run)."""
     ternary = TERNARY[PATTERN_LENGTHS[kind]]
     t = WINDOW_TRANSFORMS[w]
     return WINDOW_OFFSETS[w] + ternary[_gather(kind, mine[t])] + 2 * ternary[_gather(kind, theirs[t])]

@@ -128,6 +128,14 @@ def test_the_searches_evaluation_equals_the_reference_under_all_eight_symmetries
             assert pt.search_evaluate(np.uint64(apply_sym(p, sym)), np.uint64(apply_sym(o, sym)), flat) == expected
 
 
+def test_the_window_helpers_are_left_to_llvm_to_inline() -> None:
+    """numba's IR inlining (``inline="always"``) reruns its passes at each of the
+    22 window reads of every evaluation it compiles: 12 s of a first run, for
+    the machine code LLVM gives when it inlines them itself."""
+    for helper in (pt._window_index, pt._gather):
+        assert helper.targetoptions.get("inline", "never") == "never", helper.__name__
+
+
 def test_expanded_weights_give_the_same_value_to_the_last_bit() -> None:
     w = np.random.default_rng(7).normal(scale=3.0, size=(pt.N_PHASES, pt.N_WEIGHTS)).astype(np.float32)
     x = pt.expand_weights(w)
