@@ -1,9 +1,9 @@
-"""The line a first run shows while numba compiles: a minute or more of silence otherwise.
+"""The line a first run shows while numba compiles: most of a minute of silence otherwise.
 
 The engine's numba functions are compiled as their modules are imported and
 cached on disk (``cache=True``), so only the first run on a machine (or after
-an upgrade) pays for it: about a minute for the engine, measured 51 s on a
-busy 2-core machine, where a warm import takes 1.5 s. A block that imports
+an upgrade) pays for it: 47-48 s for the engine on an idle 2-core machine,
+where a warm import takes 1.5 s. A block that imports
 them runs under :func:`compile_notice`, which says what is happening once the
 block has taken longer than a warm import ever does, and shows the time spent.
 """

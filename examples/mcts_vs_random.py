@@ -7,7 +7,7 @@
 The default budget (5,000 simulations a move, exact endgame from 16 empty
 squares) plays ten games in under a minute on two busy cores, and wins them
 all by wide margins; the first run on a machine compiles the engine before
-them, about a minute more (the README's Quickstart). Ctrl-C stops
+them, under a minute more (the README's Quickstart). Ctrl-C stops
 the run with the summary of the games finished (exit status 130).
 """
 
