@@ -3,7 +3,9 @@
 The subcommands are read from the parser itself, so a new one is fuzzed too.
 Each case runs ``main()`` in this process (no interpreter start-up per case);
 a case that is valid and would run for long (a game, a tournament, a window)
-is cut after ``CUT`` seconds by SIGALRM, which is not a failure. What fails:
+is cut after ``CUT`` seconds by SIGALRM, which is not a failure (and again
+every ``RECUT`` seconds: a cut that lands in a finaliser, ``__del__`` or a
+weakref callback, is swallowed there, and the case would run on). What fails:
 an exception escaping ``main`` (other than SystemExit), "Traceback" on
 stderr, or a program named in a file being started.
 """
@@ -24,6 +26,7 @@ from agents.ui.cli import build_parser, main
 SEED = 2026
 CASES = 24  # per subcommand
 CUT = 1.0  # seconds a valid, long-running case may run
+RECUT = 0.5  # seconds between further cuts, until the case ends
 
 
 class Cut(BaseException):
@@ -117,25 +120,31 @@ def test_no_command_line_or_file_ends_in_a_traceback(
     files = hostile_files(tmp_path, marker)
     rng = random.Random(SEED)
 
+    armed = [False]  # cuts only inside main(), never in this test's own bookkeeping
+
     def cut(signum: int, frame: FrameType | None) -> None:
-        raise Cut
+        if armed[0]:
+            raise Cut
 
     previous = signal.signal(signal.SIGALRM, cut)
     ran = 0
     try:
         for name, parser in subcommands().items():
             for args in cases(name, parser, files, rng):
-                signal.setitimer(signal.ITIMER_REAL, CUT)
+                armed[0] = True
+                signal.setitimer(signal.ITIMER_REAL, CUT, RECUT)
                 try:
-                    main(args)
+                    try:
+                        main(args)
+                    finally:
+                        armed[0] = False
+                        signal.setitimer(signal.ITIMER_REAL, 0)
                 except SystemExit:
                     pass
                 except Cut:
                     pass
                 except BaseException as e:
                     pytest.fail(f"reversi {' '.join(args)!r} raised {type(e).__name__}: {e}")
-                finally:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
                 # A player's own traceback may be shown on stdout as its game's details; ours never.
                 err = capsys.readouterr().err
                 assert "Traceback" not in err, f"reversi {args!r}:\n{err[-2000:]}"
