@@ -10,12 +10,14 @@ block has taken longer than a warm import ever does, and shows the time spent.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from types import FrameType
+from typing import Any, NoReturn, TextIO
 
 from tqdm import tqdm
 
@@ -31,6 +33,9 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
     A Ctrl-C in the block ends a program in one line and the shell's status for it
     (130), as ``reversi`` does elsewhere: the block is an import, ahead of any
     handler of the program's own. At an interactive prompt it stays a KeyboardInterrupt.
+    The press is remembered, for numba's compiler may swallow the KeyboardInterrupt
+    (it lands in a callback of LLVM's, where Python drops exceptions) and then go on,
+    or fail on the function it was building: either way the block ends as a Ctrl-C.
     """
     done = threading.Event()
     started = time.time()
@@ -50,18 +55,49 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
 
     watcher = threading.Thread(target=announce, name="compile-notice", daemon=True)
     watcher.start()
+    pressed = threading.Event()
+    watching = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not ignored, not the program's own
+    )
+    unraisable = sys.unraisablehook
+
+    def press(signum: int, frame: FrameType | None) -> None:
+        pressed.set()
+        raise KeyboardInterrupt
+
+    def quiet(info: Any) -> None:
+        """The swallowed press is not shown ("Exception ignored ... KeyboardInterrupt"): it is remembered."""
+        if not (pressed.is_set() and isinstance(info.exc_value, KeyboardInterrupt)):
+            unraisable(info)
+
+    if watching:
+        signal.signal(signal.SIGINT, press)
+        sys.unraisablehook = quiet
 
     def stop() -> None:
         done.set()
         watcher.join()
+        if watching:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = unraisable
 
     try:
         yield
-    except KeyboardInterrupt:
+    except BaseException as error:
         stop()
-        if hasattr(sys, "ps1") or sys.flags.interactive:
+        if not (pressed.is_set() or isinstance(error, KeyboardInterrupt)):
             raise
-        print(f"interrupted while compiling {what}; the next run compiles what is left", file=stream or sys.stderr)
-        raise SystemExit(130) from None
+        _interrupted(what, stream)
     finally:
         stop()
+    if pressed.is_set():
+        _interrupted(what, stream)
+
+
+def _interrupted(what: str, stream: TextIO | None) -> NoReturn:
+    """End on a Ctrl-C in the block: a KeyboardInterrupt at a prompt, else one line and status 130."""
+    if hasattr(sys, "ps1") or sys.flags.interactive:
+        raise KeyboardInterrupt from None
+    print(f"interrupted while compiling {what}; the next run compiles what is left", file=stream or sys.stderr)
+    raise SystemExit(130) from None
