@@ -75,29 +75,26 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
         signal.signal(signal.SIGINT, press)
         sys.unraisablehook = quiet
 
-    def stop() -> None:
-        done.set()
-        watcher.join()
-        if watching:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            sys.unraisablehook = unraisable
-
+    interrupted = False
     try:
         yield
     except BaseException as error:
-        stop()
-        if not (pressed.is_set() or isinstance(error, KeyboardInterrupt)):
+        interrupted = pressed.is_set() or isinstance(error, KeyboardInterrupt)
+        if not interrupted:
             raise
-        _interrupted(what, stream)
     finally:
-        stop()
-    if pressed.is_set():
+        done.set()
+        watcher.join()  # the notice's line ends before the interruption's
+        if watching:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            sys.unraisablehook = unraisable
+    if interrupted or pressed.is_set():
         _interrupted(what, stream)
 
 
 def _interrupted(what: str, stream: TextIO | None) -> NoReturn:
     """End on a Ctrl-C in the block: a KeyboardInterrupt at a prompt, else one line and status 130."""
     if hasattr(sys, "ps1") or sys.flags.interactive:
-        raise KeyboardInterrupt from None
+        raise KeyboardInterrupt
     print(f"interrupted while compiling {what}; the next run compiles what is left", file=stream or sys.stderr)
-    raise SystemExit(130) from None
+    raise SystemExit(130)
