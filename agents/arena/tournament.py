@@ -24,6 +24,7 @@ time limits, the very same moves).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -186,6 +187,18 @@ class ScheduledGame:
         return derive_seed(self.seed, colour)
 
 
+@functools.lru_cache(maxsize=4096)
+def player_key(spec: str) -> str:
+    """What tells two players apart: the spec's one spelling (``canonical_spec``: ``alphabeta:2,eval=hand``
+    is ``alphabeta:2``), or its text if it is no spec; the arena rates specs with one key as one player."""
+    from agents.play.specs import SpecError, canonical_spec
+
+    try:
+        return canonical_spec(spec)
+    except SpecError:
+        return spec
+
+
 def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any parts: the same on every machine and Python run."""
     digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
@@ -222,9 +235,16 @@ class Tournament:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
         if len(self.agents) < 2:
             raise ValueError(f"a tournament needs at least two agents, got {self.agents!r}")
-        dupes = sorted({a for a in self.agents if self.agents.count(a) > 1})
-        if dupes:
-            raise ValueError(f"each agent may appear once, repeated: {', '.join(dupes)}")
+        first: dict[str, str] = {}
+        for i, a in enumerate(self.agents):
+            other = first.setdefault(player_key(a), a)
+            if other != a:  # said, not merged: the user learns the option they set is the default
+                raise ValueError(
+                    f"each agent may appear once: {a!r} is {other!r} again (both are the player {player_key(a)!r}; "
+                    "an option at its default, or options in another order, change nothing)"
+                )
+            if a in self.agents[:i]:
+                raise ValueError(f"each agent may appear once, repeated: {a}")
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 2 or self.games % 2:
             raise ValueError(
                 f"games per pairing must be a positive even number (each opening is played twice), got {self.games!r}"
@@ -287,8 +307,13 @@ class Tournament:
         """The inverse of ``to_dict``; ValueError for a malformed one."""
         if not isinstance(data, dict):
             raise ValueError(f"a tournament record is a JSON object, got {type(data).__name__}")
+        fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        agents = fields.get("agents")
+        if isinstance(agents, list) and all(isinstance(a, str) for a in agents):
+            # Older versions let one player in twice under two spellings: it is kept once, under its first.
+            fields["agents"] = list({player_key(a): a for a in reversed(agents)}.values())[::-1]
         try:
-            return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+            return cls(**fields)
         except TypeError as e:
             raise ValueError(f"malformed tournament record: {e}") from e
 
@@ -514,9 +539,16 @@ class ResultsWriter:
 def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str | None = None) -> Ratings:
     """The table for one or more results files, agents listed in tournament
     order. A game found in several files (same id, seed and moves) counts once;
-    the same pairing played again (a time-limited agent plays other moves) counts again."""
+    the same pairing played again (a time-limited agent plays other moves) counts again.
+    Specs of one player (``player_key``) are one row, under the spelling met first; ``anchor``
+    may be any of them. A game between two of them (an older version let both in) rates nothing."""
     parts = [data] if isinstance(data, ResultsData) else list(data)
-    order = [a for p in parts if p.tournament for a in p.tournament.agents]
+    shown: dict[str, str] = {}
+
+    def row(spec: str) -> str:
+        return shown.setdefault(player_key(spec), spec)
+
+    order = [row(a) for p in parts if p.tournament for a in p.tournament.agents]
     seen: set[tuple[str, object, object]] = set()
     games = []
     for p in parts:
@@ -525,7 +557,14 @@ def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str 
             if key not in seen:
                 seen.add(key)
                 games.append(g)
-    return compute_ratings(ResultsData(None, games).outcomes(), anchor=anchor, order=order)
+    outcomes = [
+        Outcome(row(o.black), row(o.white), o.black_score, o.disc_difference)
+        for o in ResultsData(None, games).outcomes()
+        if row(o.black) != row(o.white)
+    ]
+    if anchor is not None:
+        anchor = shown.get(player_key(anchor), anchor)
+    return compute_ratings(outcomes, anchor=anchor, order=order)
 
 
 # -- running ---------------------------------------------------------------------------
@@ -594,8 +633,11 @@ def run_tournament(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
-    if anchor is not None and anchor not in tournament.agents:
-        raise ValueError(f"anchor {anchor!r} is not one of the agents: {', '.join(tournament.agents)}")
+    if anchor is not None:
+        spelled = {player_key(a): a for a in tournament.agents}
+        if player_key(anchor) not in spelled:
+            raise ValueError(f"anchor {anchor!r} is not one of the agents: {', '.join(tournament.agents)}")
+        anchor = spelled[player_key(anchor)]  # the games name it as the tournament does
     path = Path(out)
     data = prepare_results(tournament, path, resume)
     done = data.done_ids()

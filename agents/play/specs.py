@@ -203,6 +203,8 @@ _PARAMETERS = {
 """The constructor parameter an option sets, whose default is the option's when a spec leaves it out."""
 _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
+_ALPHABETA_DEPTH = 4
+"""alpha-beta's depth when a spec gives neither a depth nor a time (``alphabeta`` is ``alphabeta:4``)."""
 
 
 class SpecError(ValueError):
@@ -258,6 +260,8 @@ class PlayerSpec:
 
             parameters = inspect.signature(AlphaBetaAgent).parameters
             fixed: dict[str, object] = {"eval": self._alphabeta_default_eval()}
+            if not self.options.keys() & {"time", "clock"}:
+                fixed["depth"] = _ALPHABETA_DEPTH
         elif self.kind == "mcts":
             from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
@@ -316,7 +320,11 @@ class PlayerSpec:
                 )
 
             return AlphaBetaAgent(
-                int(o.get("depth", 4)), seed=seed, evaluation=evaluation, selectivity=selectivity, threads=threads
+                int(o.get("depth", _ALPHABETA_DEPTH)),
+                seed=seed,
+                evaluation=evaluation,
+                selectivity=selectivity,
+                threads=threads,
             )
         if self.kind == "level":
             from agents.search.ladder import ladder_agent
@@ -389,6 +397,23 @@ def parse_spec(spec: str) -> PlayerSpec:
     if kind not in _OPTIONS:
         raise SpecError(f"unknown player {text!r}; expected one of: {SPEC_HELP}")
     return PlayerSpec(text, kind, options=_parse_options(text, kind, rest))
+
+
+def canonical_spec(spec: str) -> str:
+    """The one spelling of the player ``spec`` names: options set to their defaults left out,
+    the rest in a fixed order (``alphabeta:depth=2,eval=hand`` is ``alphabeta:2``), so two specs
+    of one player compare equal (the arena rates them as one). The seed stays: two seeds are two
+    players' games. ``classic`` / ``python`` / ``gtp`` specs are their text; SpecError for a bad spec."""
+    parsed = parse_spec(spec)
+    if parsed.kind not in _OPTIONS:
+        return f"{parsed.kind}:{parsed.text.partition(':')[2].strip()}"
+    allowed, bare = _OPTIONS[parsed.kind]
+    defaults = parsed._defaults()
+    kept = {k: v for k, v in parsed.options.items() if not (k in defaults and defaults[k] == v)}
+    items = [
+        _option_text(kept[key]) if key == bare else f"{key}={_option_text(kept[key])}" for key in allowed if key in kept
+    ]
+    return f"{parsed.kind}:{','.join(items)}" if items else parsed.kind
 
 
 def runs_code(spec: str) -> bool:

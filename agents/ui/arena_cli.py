@@ -24,6 +24,7 @@ from agents.arena.tournament import (
     ResultsData,
     Tournament,
     load_openings,
+    player_key,
     prepare_results,
     ratings_from_records,
     read_results,
@@ -270,6 +271,9 @@ def run_ratings(args: argparse.Namespace) -> int:
                 print(f"{f}: ignored a half-written last line", file=sys.stderr)
             if data.duplicates:
                 print(f"{f}: ignored {data.duplicates} repeated game(s)", file=sys.stderr)
+            same = sum(player_key(g["black"]) == player_key(g["white"]) for g in data.games)
+            if same:  # an older version let one player in under two spellings
+                print(f"{f}: left out {same} game(s) of one player against itself, spelled two ways", file=sys.stderr)
             parts.append(data)
         if not any(p.games for p in parts):
             raise ValueError("no games in " + ", ".join(args.files))

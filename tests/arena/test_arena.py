@@ -21,6 +21,7 @@ from agents.arena.tournament import (
     Opening,
     ResultsData,
     Tournament,
+    derive_seed,
     load_openings,
     random_openings,
     ratings_from_records,
@@ -120,6 +121,11 @@ def test_gauntlet_schedule() -> None:
     [
         ({"agents": ["a"]}, "at least two"),
         ({"agents": ["a", "a"]}, "repeated: a"),
+        (
+            {"agents": ["alphabeta:2", "random", "alphabeta:2,eval=hand"]},
+            "'alphabeta:2,eval=hand' is 'alphabeta:2' again",
+        ),
+        ({"agents": ["mcts:sims=5,c=1", "mcts:c=1.0,iters=5"]}, "is 'mcts:sims=5,c=1' again"),
         ({"agents": ["a", "b"], "games": 3}, "even"),
         ({"agents": ["a", "b"], "games": 0}, "even"),
         ({"agents": ["a", "b"], "mode": "swiss"}, "mode"),
@@ -626,6 +632,44 @@ def test_ratings_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert cli_main(["ratings", str(a), str(b), str(a), "--json", "-"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [row["games"] for row in data["agents"]] == [4, 4]
+
+
+def test_two_spellings_of_one_player_are_one_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``alphabeta:1,eval=hand`` is ``alphabeta:1`` (eval=hand is its default at a fixed depth): the
+    tables gave them a row each, its games split between them, and the anchor had to be spelled as run."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first = Tournament.create(["random", "alphabeta:1"], games=2, time_limit=None)
+    assert run_tournament(first, a, jobs=1, anchor="alphabeta:depth=1").anchor == "alphabeta:1"
+    run_tournament(Tournament.create(["random", "alphabeta:1,eval=hand"], games=2, seed=1, time_limit=None), b, jobs=1)
+    assert cli_main(["ratings", str(a), str(b), "--json", "-", "--anchor", "alphabeta:1,eval=hand"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(row["name"], row["games"]) for row in data["agents"]] == [("alphabeta:1", 4), ("random", 4)]
+    assert data["anchor"] == "alphabeta:1" and sorted(data["pairwise"]) == ["alphabeta:1", "random"]
+    # The file keeps the spec as the user gave it, so the tournament is resumed and replayed as it was.
+    assert read_results(b).tournament.agents == ["random", "alphabeta:1,eval=hand"]  # type: ignore[union-attr]
+
+
+def test_an_older_file_with_one_player_spelled_two_ways_loads_merged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file an older version wrote, whose tournament had ``alphabeta:1`` and ``alphabeta:1,eval=hand``
+    (their games against each other included), reads as one player and resumes with nothing to play."""
+    spellings = ["alphabeta:1", "alphabeta:1,eval=hand"]
+    t = Tournament.create(["random", "greedy"], games=2)
+    lines = [{"type": "tournament", "version": 1, "tournament": {**t.to_dict(), "agents": [*spellings, "random"]}}]
+    pairs = [(*spellings,), *((s, "random") for s in spellings)]
+    for black, white in [*pairs, *((w, b) for b, w in pairs)]:
+        game_id = f"{black} vs {white} @ {t.openings[0]}"
+        game = tournament_module.ScheduledGame(game_id, black, white, t.openings[0], derive_seed(t.seed, game_id))
+        lines.append(tournament_module.play_scheduled(game, t.time_limit))
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cli_main(["ratings", str(old), "--json", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert [(row["name"], row["games"]) for row in json.loads(out)["agents"]] == [("alphabeta:1", 4), ("random", 4)]
+    assert "left out 2 game(s) of one player against itself" in err
+    assert cli_main(["arena", "--resume", "--out", str(old), "--no-progress", "--jobs", "1"]) == 0
+    assert len(game_lines(old)) == 6 and "alphabeta:1,eval=hand" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from conftest import REPO_ROOT
 from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
-from agents.play.specs import _OPTIONS, SpecError, make_agent, parse_spec
+from agents.play.specs import _OPTIONS, SpecError, canonical_spec, make_agent, parse_spec
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 from reversi_env import GameState
 
@@ -493,6 +493,31 @@ def test_an_option_set_to_its_default_leaves_the_name_as_it_is() -> None:
     # A default in one context is a choice in another.
     assert make_agent("alphabeta:time=1,eval=hand").name == "alphabeta-1s:eval=hand"
     assert make_agent("mcts:sims=8,uct=1,c=0.5").name == "mcts-8sims:uct=1,c=0.5"
+
+
+def test_specs_of_one_player_have_one_canonical_spelling_that_builds_it() -> None:
+    """The arena tells players apart by ``canonical_spec``: defaults, option order, ``iters`` and ``1.40``
+    spell one player one way, the spelling builds the same player, and a seed or a real choice stays."""
+    same = [
+        ("alphabeta:2", ["alphabeta:depth=2,eval=hand", "ALPHABETA: 2 ,threads=1,probcut=0"]),
+        ("alphabeta", ["alphabeta:4", "alphabeta:eval=hand"]),
+        ("alphabeta:time=1", ["alphabeta:time=1,eval=patterns,proof=22"]),
+        ("mcts:time=1", ["mcts:time=1,uct=0", "mcts:eval=patterns,time=1.0"]),
+        ("mcts:sims=8,c=1.4", ["mcts:c=1.40,iters=8,fpu=1"]),
+        ("mcts:sims=8,uct=1", ["mcts:uct=1,sims=8,c=1"]),
+        ("random:seed=3", ["Random:seed=3"]),
+        ("gtp:/usr/games/gtp-rhino", ["gtp: /usr/games/gtp-rhino"]),
+    ]
+    for canonical, spellings in same:
+        assert canonical_spec(canonical) == canonical
+        for spelled in spellings:
+            assert canonical_spec(spelled) == canonical, spelled
+            if not canonical.startswith("gtp"):
+                assert make_agent(spelled).name == make_agent(canonical).name, spelled
+    different = ["alphabeta:2", "alphabeta:2,seed=1", "alphabeta:2,eval=patterns", "alphabeta:time=1,eval=hand"]
+    assert len({canonical_spec(s) for s in different}) == len(different)
+    with pytest.raises(SpecError):
+        canonical_spec("alphabeta:2,eval=nosuch")
 
 
 def test_mcts_leaves_and_endgame_proof_read_the_weights_file(weights_files: Path) -> None:
