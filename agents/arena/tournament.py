@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
-from agents.base import Agent, MoveTimeout, close_agent
+from agents.base import MAX_OPENING_PLIES, Agent, MoveTimeout, close_agent
 from agents.cluster import check_reachable
 from agents.datafiles import load_json
 from agents.play import waits
@@ -102,8 +102,6 @@ class Opening:
         return cls(tuple(moves))
 
 
-MAX_OPENING_PLIES = 59
-"""A random opening leaves at least one square to play."""
 GIVE_UP = 2000
 """Random openings drawn in a row without a new position before giving up."""
 

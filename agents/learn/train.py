@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from agents.base import MAX_OPENING_PLIES
 from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig, generate
@@ -298,7 +299,10 @@ def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> N
         (f"ridge={s['ridge']} (above 0)", s["ridge"] > 0),
         (f"iterations={s['iterations']} (1 or more)", s["iterations"] >= 1),
         (f"blend={s['blend']} (0 to 10)", 0 <= s["blend"] <= 10),
-        (f"opening_plies={s['opening_plies']} (1 or more)", s["opening_plies"] >= 1),
+        (
+            f"opening_plies={s['opening_plies']} (1 to {MAX_OPENING_PLIES})",
+            1 <= s["opening_plies"] <= MAX_OPENING_PLIES,
+        ),
         (f"epsilon={s['epsilon']} (0 to 1)", 0 <= s["epsilon"] <= 1),
         (
             f"exact_empties={s['exact_empties']} (0 to {MAX_SOLVED_EMPTIES})",

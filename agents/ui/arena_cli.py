@@ -19,7 +19,6 @@ from typing import Any
 
 from agents.arena.ratings import Ratings
 from agents.arena.tournament import (
-    MAX_OPENING_PLIES,
     MODES,
     ResultsData,
     Tournament,
@@ -30,6 +29,7 @@ from agents.arena.tournament import (
     read_results,
     run_tournament,
 )
+from agents.base import MAX_OPENING_PLIES
 from agents.cluster import check_reachable
 from agents.datafiles import write_text_atomic
 from agents.ui.options import add_rule_options, bounded_int, positive_int, seed_int, unwritable_output

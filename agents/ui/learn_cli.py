@@ -27,7 +27,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.arena.tournament import MAX_OPENING_PLIES
+from agents.base import MAX_OPENING_PLIES
 from agents.learn.fit import fit
 from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig
 from agents.learn.train import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file

@@ -544,6 +544,7 @@ def test_a_saved_round_out_of_range_is_refused_in_one_line(tmp_path: Path, capsy
     cases = [
         (lambda: _with_value(state, "selfplay", "epsilon", 5.0), "it holds epsilon=5.0 (0 to 1)"),
         (lambda: _with_value(state, "selfplay", "exact_empties", 99), "it holds exact_empties=99 (0 to 20)"),
+        (lambda: _with_value(state, "selfplay", "opening_plies", 60), "it holds opening_plies=60 (1 to 59)"),
         (lambda: _with_value(state, "config", "rounds", 0), "it holds games=2 for rounds=0"),
         (lambda: _with_value(state, "config", "ridge", -5.0), "it holds ridge=-5.0 (above 0)"),
         (lambda: _with_value(state, "report", "games", -1), "it holds a round of -1 games"),
