@@ -27,6 +27,7 @@ import os
 import pickle
 import sys
 import time
+import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +41,7 @@ from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPo
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.logger import Logger
+from tqdm import TqdmExperimentalWarning
 
 import reversi_env
 from agents import Agent, play_game
@@ -68,6 +70,17 @@ class EveryCallback(BaseCallback):
             self._next += self.every
             self.action(cast(MaskablePPO, self.model), self.num_timesteps)
         return True
+
+
+class ProgressBar(ProgressBarCallback):
+    """SB3's progress bar without tqdm.rich's ``TqdmExperimentalWarning`` on stderr. SB3 silences it by a
+    filter set when it is first imported, which is gone if that import ran in ``warnings.catch_warnings()``
+    (a script quieting its imports, pytest's collection); only that warning is silenced, only here."""
+
+    def _on_training_start(self) -> None:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)
+            super()._on_training_start()
 
 
 def make_env_factory(opponent: str, reward: str, seed: int = 0) -> Callable[[], gymnasium.Env]:
@@ -109,7 +122,7 @@ def learn(model: MaskablePPO, evaluator: Evaluator, args: argparse.Namespace, *e
     Ctrl-C stops the training and saves what it learnt so far (a Ctrl-C during the
     save waits for its end); returns whether a Ctrl-C came."""
     interrupted = False
-    progress = None if args.no_progress else ProgressBarCallback()
+    progress = None if args.no_progress else ProgressBar()
     try:
         evaluator.evaluate(model, 0)  # the untrained policy, as a baseline
         callbacks = [*extra, EveryCallback(args.eval_every, evaluator.evaluate)]

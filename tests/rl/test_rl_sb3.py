@@ -10,6 +10,8 @@ import json
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 import zipfile
 from collections.abc import Callable
@@ -276,6 +278,23 @@ def test_ctrl_c_closes_the_progress_bar_before_the_saved_lines(
     assert _learn(args, Evaluator(2, ("random",)), ctrl_c_at=64)
     out = capsys.readouterr().out
     assert "/1,000,000" in out and out.index("/1,000,000") < out.index(f"saved {save}"), out
+
+
+def test_the_progress_bar_leaves_stderr_clean_when_sb3_was_imported_quietly(tmp_path: Path) -> None:
+    """SB3 silences tqdm.rich's TqdmExperimentalWarning by a filter set at its import, which is gone when the
+    example was imported in ``warnings.catch_warnings()`` (as pytest's collection does): a real tiny run
+    imported so wrote the warning and the line of SB3 under it to stderr."""
+    driver = (
+        f"import sys, warnings; sys.path.insert(0, {str(EXAMPLES)!r})\n"
+        "with warnings.catch_warnings():\n    import train_maskable_ppo\n"
+        "sys.exit(train_maskable_ppo.main(sys.argv[1:]))"
+    )
+    args = [a for a in TINY if a != "--no-progress"] + ["--timesteps", "128", "--benchmarks", "random"]
+    proc = subprocess.run(
+        [sys.executable, "-c", driver, *args, "--save", "m.zip"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and "128/128" in proc.stdout, proc.stderr
+    assert proc.stderr == "", proc.stderr
 
 
 def test_selfplay_fills_the_pool_and_saves_a_legal_player(tmp_path: Path) -> None:
