@@ -44,6 +44,7 @@ from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
 from agents.play.processes import how_it_ended
+from agents.play.specs import SpecError, canonical_spec
 from reversi_env.errors import IllegalMoveError
 from reversi_env.notation import action_name, parse_action
 from reversi_env.state import GameState
@@ -189,8 +190,6 @@ class ScheduledGame:
 def player_key(spec: str) -> str:
     """What tells two players apart: the spec's one spelling (``canonical_spec``: ``alphabeta:2,eval=hand``
     is ``alphabeta:2``), or its text if it is no spec; the arena rates specs with one key as one player."""
-    from agents.play.specs import SpecError, canonical_spec
-
     try:
         return canonical_spec(spec)
     except SpecError:
