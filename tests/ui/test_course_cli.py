@@ -169,7 +169,7 @@ class First:
         self.stuck = stuck
 
     def get_move(self, board):
-        print("thinking", self.color)
+        print("thinking", self.color, end="" if self.stuck else "\\n")  # the stuck one's line unfinished
         if self.stuck:
             re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
         return sorted(board.get_legal_actions(self.color))[0]
@@ -189,7 +189,7 @@ def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path
     assert said == [
         "ahead of the game, ",  # buffered before the first turn's fork, printed once
         "thinking X",
-        "thinking O",  # printed by the process the copy killed
+        "thinking O",  # printed, without its newline, by the process the copy killed
         "white - O thought for more than 0.3 s, so black - X wins",
     ]
 
