@@ -194,6 +194,48 @@ def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path
     ]
 
 
+HOG = """\
+import mmap
+import time
+from game import Game
+
+
+class First:
+    def __init__(self, color, hog=False):
+        self.color = color
+        self.hog = hog
+        self.held = []
+
+    def get_move(self, board):
+        if self.hog:  # all the address space but a page, mapped and never touched
+            self.hog, page, size = False, mmap.mmap(-1, 4096), 1 << 30
+            while size >= 4096:
+                try:
+                    self.held.append(mmap.mmap(-1, size))
+                except OSError:
+                    size //= 2
+            page.close()
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+t0 = time.monotonic()
+print("RESULT", Game(First("X", hog=True), First("O"), time_limit=0.5).run())
+print("SECONDS", time.monotonic() - t0)
+"""
+
+
+def test_a_player_that_leaves_no_memory_loses_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "hog.py"
+    path.write_text(HOG)
+    done = run("course", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # before: a thread's "Exception ignored", then white lost on time
+    out = done.stdout
+    assert "black - X ran out of memory (its limit is 4 GiB), so white - O wins" in out
+    assert "RESULT ('white_win', 0)" in out
+    assert float(out.split("SECONDS")[1]) < 0.5  # at its answer, not at the next turn's limit
+
+
 def running(needle: str) -> list[int]:
     """The living processes whose command line holds ``needle``."""
     found = []
