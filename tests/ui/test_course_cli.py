@@ -236,6 +236,79 @@ def test_a_player_that_leaves_no_memory_loses_at_once(tmp_path: Path) -> None:
     assert float(out.split("SECONDS")[1]) < 0.5  # at its answer, not at the next turn's limit
 
 
+TYPIST = """\
+import re
+import sys
+from game import Game
+
+
+class Human:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        try:
+            line = input("move: ")
+        except EOFError:
+            return "Q"
+        print(f"got {line!r}")
+        return line
+
+
+class First:
+    def __init__(self, color, stuck=False):
+        self.color = color
+        self.stuck = stuck
+
+    def get_move(self, board):
+        if self.stuck:
+            re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+print("RESULT", Game(Human("X"), First("O"), time_limit=0.2).run())
+if sys.argv[1:] == ["takeover"]:
+    print("RESULT", Game(First("X", stuck=True), First("O"), time_limit=0.2).run())
+print("RESULT", Game(Human("X"), First("O"), time_limit=5).run())
+"""
+
+
+def typed_late(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """Run ``TYPIST``; once its games before the last have ended (the first
+    with the human's read over time, abandoned in input()), type D3 and end
+    the input. The file's standard output and error."""
+    path = tmp_path / "typist.py"
+    path.write_text(TYPIST)
+    command = [sys.executable, "-m", "agents", "course", str(path), *args]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    pipe = subprocess.PIPE
+    with subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, text=True, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        results = []
+        while len(results) < 1 + len(args) and (line := proc.stdout.readline()):
+            results += [line] if line.startswith("RESULT") else []
+        assert results == ["RESULT ('white_win', 0)\n"] * (1 + len(args))
+        proc.stdin.write("D3\n")  # typed after that turn was over: for the last game
+        proc.stdin.close()
+        out, err = proc.stdout.read(), proc.stderr.read()
+        assert proc.wait(WAIT) == 0, err
+    return out, err
+
+
+def test_a_line_typed_after_a_turn_timed_out_goes_to_the_next_read(tmp_path: Path) -> None:
+    out, err = typed_late(tmp_path)
+    assert "move: got 'D3'" in out  # before: the abandoned read took it, and this one got the end of input
+    assert out.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"  # Q at the end of input: 3-3 after D3 and a reply
+    assert err == ""
+
+
+def test_the_copy_that_took_over_reads_the_keyboard_the_abandoned_read_held(tmp_path: Path) -> None:
+    out, err = typed_late(tmp_path, "takeover")  # the copy was forked while the abandoned read waited
+    assert "move: got 'D3'" in out  # before: "RuntimeError: reentrant call inside <_io.BufferedReader ...>"
+    assert out.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"
+    assert err == ""
+
+
 def running(needle: str) -> list[int]:
     """The living processes whose command line holds ``needle``."""
     found = []

@@ -40,7 +40,7 @@ import time
 from typing import Any, cast
 
 from agents.play import processes, waits
-from agents.play.course import takeover
+from agents.play.course import console, takeover
 from agents.play.course.board import Board
 
 TIME_LIMIT = 60.0
@@ -125,6 +125,7 @@ def _stop_thread(worker: threading.Thread) -> None:
     finished game's board."""
     if worker.ident is None or not worker.is_alive():
         return
+    console.abandon(worker)  # a line typed from now on is not for this turn
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(TurnTimedOut))
     worker.join(STOP_WAIT)
 
