@@ -182,9 +182,9 @@ def test_a_read_whose_turn_is_over_takes_no_line_even_when_it_asks_again(
             return "Q"
 
     read_end, write_end = os.pipe()
-    monkeypatch.setattr(sys, "stdin", os.fdopen(read_end))
     stubborn = Stubborn()
-    with console.serving():
+    with os.fdopen(read_end) as keyboard, console.serving():
+        monkeypatch.setattr(sys, "stdin", keyboard)
         assert Game(stubborn, RandomPlayer(), time_limit=0.2).run() == ("white_win", 0)
         os.write(write_end, b"D3\n")  # typed after the turn was over
         os.close(write_end)
