@@ -187,7 +187,7 @@ def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stdout.splitlines() if line.startswith(("ahead", "thinking", "white - O"))]
     assert said == [
-        "ahead of the game, ",  # buffered before the first turn's fork, printed once
+        "ahead of the game, ",  # printed before the first turn's fork, once
         "thinking X",
         "thinking O",  # printed, without its newline, by the process the copy killed
         "white - O thought for more than 0.3 s, so black - X wins",
