@@ -12,7 +12,7 @@ started again, fresh, by ``reset``). Its memory is capped too
 (``memory_limit``, 4 GiB of address space by default): past it the player's
 allocation fails and it loses by an error saying "out of memory", also when
 the player holds the memory and our own reply is the one that finds none left
-(``RESERVE``).
+(``processes.RESERVE``).
 
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
@@ -75,10 +75,6 @@ needs a few); the player's own loading counts against its time limit."""
 
 MAX_MESSAGE = 1 << 20
 """Longest line either side accepts (bytes): a reply over it is the player's error."""
-
-RESERVE = 8 << 20
-"""Bytes of address space the child keeps back (mapped, never touched) and
-gives up when our own code runs out of memory, so it can still say so."""
 
 DETAIL_LIMIT = 4000
 """Characters of a player's error text kept (a traceback's head and tail)."""
@@ -428,7 +424,7 @@ def serve(config: dict[str, Any], requests: Any, replies: Any) -> int:
         replies.write((json.dumps(message) + "\n").encode())
         replies.flush()
 
-    reserve = mmap.mmap(-1, RESERVE)
+    reserve = mmap.mmap(-1, processes.RESERVE)
     send({"boot": os.getpid()})
     ready = False
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import mmap
 import os
 import resource
 import shutil
@@ -80,6 +81,22 @@ def memory_note() -> str:
     limit = resource.getrlimit(resource.RLIMIT_AS)[0]
     cap = "" if limit == resource.RLIM_INFINITY else f" (its limit is {limit / (1 << 30):g} GiB)"
     return f"out of memory{cap}"
+
+
+RESERVE = 8 << 20
+"""Bytes of address space a process running other people's code keeps back
+(mapped, never touched) and gives up when they have used all the rest, so our
+own code can still say so; also the room a player must leave (``has_room``)."""
+
+
+def has_room(size: int = RESERVE) -> bool:
+    """Whether ``size`` more bytes of address space can be mapped here (under
+    ``limit_memory``); the mapping is given back at once, untouched."""
+    try:
+        mmap.mmap(-1, size).close()
+    except (OSError, MemoryError):
+        return False
+    return True
 
 
 def keep_orphans() -> None:

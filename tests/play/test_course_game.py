@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import textwrap
@@ -13,8 +14,9 @@ from typing import Any
 import pytest
 
 from agents.play import course
+from agents.play.course import console
 from agents.play.course.board import Board
-from agents.play.course.game import Game
+from agents.play.course.game import Game, _stop_thread
 from agents.play.match import play_game
 from agents.play.specs import SpecError, load_classic_class, make_agent
 from reversi_env import GameState
@@ -159,6 +161,40 @@ def test_a_late_search_is_stopped_as_the_courses_func_timeout_stops_it(capsys: p
     assert "black - X thought for more than 0.3 s, so white - O wins" in capsys.readouterr().out
     runaway.thread.join(10)  # stopped, not left running (at once on a quiet machine: STOP_WAIT)
     assert not runaway.thread.is_alive() and not runaway.caught
+
+
+def test_a_read_whose_turn_is_over_takes_no_line_even_when_it_asks_again(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Stubborn(RandomPlayer):
+        """A human whose bare except catches the turn's stop too, and asks again."""
+
+        done = False
+
+        def get_move(self, board: Any) -> str | None:
+            self.thread = threading.current_thread()
+            self.got: list[str] = []
+            while not self.done:
+                try:
+                    self.got.append(input("move: "))
+                except BaseException:  # a student's bare except
+                    continue
+            return "Q"
+
+    read_end, write_end = os.pipe()
+    stubborn = Stubborn()
+    with os.fdopen(read_end) as keyboard, console.serving():
+        monkeypatch.setattr(sys, "stdin", keyboard)
+        assert Game(stubborn, RandomPlayer(), time_limit=0.2).run() == ("white_win", 0)
+        os.write(write_end, b"D3\n")  # typed after the turn was over
+        os.close(write_end)
+        assert input() == "D3"  # before: the abandoned read took it, and this one got the end of input
+    assert stubborn.got == []
+    stubborn.done = True
+    _stop_thread(stubborn.thread)  # its except asks no more: the thread ends
+    stubborn.thread.join(10)
+    assert not stubborn.thread.is_alive()
+    assert "black - X thought for more than 0.2 s" in capsys.readouterr().out
 
 
 def test_the_default_limit_is_the_courses_60_seconds() -> None:

@@ -169,7 +169,7 @@ class First:
         self.stuck = stuck
 
     def get_move(self, board):
-        print("thinking", self.color)
+        print("thinking", self.color, end="" if self.stuck else "\\n")  # the stuck one's line unfinished
         if self.stuck:
             re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
         return sorted(board.get_legal_actions(self.color))[0]
@@ -187,11 +187,126 @@ def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stdout.splitlines() if line.startswith(("ahead", "thinking", "white - O"))]
     assert said == [
-        "ahead of the game, ",  # buffered before the first turn's fork, printed once
+        "ahead of the game, ",  # printed before the first turn's fork, once
         "thinking X",
-        "thinking O",  # printed by the process the copy killed
+        "thinking O",  # printed, without its newline, by the process the copy killed
         "white - O thought for more than 0.3 s, so black - X wins",
     ]
+
+
+HOG = """\
+import mmap
+import time
+from game import Game
+
+
+class First:
+    def __init__(self, color, hog=False):
+        self.color = color
+        self.hog = hog
+        self.held = []
+
+    def get_move(self, board):
+        if self.hog:  # all the address space but a page, mapped and never touched
+            self.hog, page, size = False, mmap.mmap(-1, 4096), 1 << 30
+            while size >= 4096:
+                try:
+                    self.held.append(mmap.mmap(-1, size))
+                except OSError:
+                    size //= 2
+            page.close()
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+t0 = time.monotonic()
+print("RESULT", Game(First("X", hog=True), First("O"), time_limit=0.5).run())
+print("SECONDS", time.monotonic() - t0)
+"""
+
+
+def test_a_player_that_leaves_no_memory_loses_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "hog.py"
+    path.write_text(HOG)
+    done = run("course", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # before: a thread's "Exception ignored", then white lost on time
+    out = done.stdout
+    assert "black - X ran out of memory (its limit is 4 GiB), so white - O wins" in out
+    assert "RESULT ('white_win', 0)" in out
+    assert float(out.split("SECONDS")[1]) < 0.5  # at its answer, not at the next turn's limit
+
+
+TYPIST = """\
+import re
+import sys
+from game import Game
+
+
+class Human:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        try:
+            line = input("move: ")
+        except EOFError:
+            return "Q"
+        print(f"got {line!r}")
+        return line
+
+
+class First:
+    def __init__(self, color, stuck=False):
+        self.color = color
+        self.stuck = stuck
+
+    def get_move(self, board):
+        if self.stuck:
+            re.match(r"(a+)+$", "a" * 40 + "b")  # hours of C code holding the GIL
+        return sorted(board.get_legal_actions(self.color))[0]
+
+
+print("RESULT", Game(Human("X"), First("O"), time_limit=0.2).run())
+if sys.argv[1:] == ["takeover"]:
+    print("RESULT", Game(First("X", stuck=True), First("O"), time_limit=0.2).run())
+print("RESULT", Game(Human("X"), First("O"), time_limit=5).run())
+"""
+
+
+def typed_late(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """Run ``TYPIST``; once its games before the last have ended (the first
+    with the human's read over time, abandoned in input()), type D3 and end
+    the input. The file's standard output and error."""
+    path = tmp_path / "typist.py"
+    path.write_text(TYPIST)
+    command = [sys.executable, "-m", "agents", "course", str(path), *args]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    pipe = subprocess.PIPE
+    with subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, text=True, env=env) as proc:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        results = []
+        while len(results) < 1 + len(args) and (line := proc.stdout.readline()):
+            results += [line] if line.startswith("RESULT") else []
+        assert results == ["RESULT ('white_win', 0)\n"] * (1 + len(args))
+        proc.stdin.write("D3\n")  # typed after that turn was over: for the last game
+        proc.stdin.close()
+        out, err = proc.stdout.read(), proc.stderr.read()
+        assert proc.wait(WAIT) == 0, err
+    return out, err
+
+
+def test_a_line_typed_after_a_turn_timed_out_goes_to_the_next_read(tmp_path: Path) -> None:
+    out, err = typed_late(tmp_path)
+    assert "move: got 'D3'" in out  # before: the abandoned read took it, and this one got the end of input
+    assert out.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"  # Q at the end of input: 3-3 after D3 and a reply
+    assert err == ""
+
+
+def test_the_copy_that_took_over_reads_the_keyboard_the_abandoned_read_held(tmp_path: Path) -> None:
+    out, err = typed_late(tmp_path, "takeover")  # the copy was forked while the abandoned read waited
+    assert "move: got 'D3'" in out  # before: "RuntimeError: reentrant call inside <_io.BufferedReader ...>"
+    assert out.rstrip().splitlines()[-1] == "RESULT ('draw', 0)"
+    assert err == ""
 
 
 def running(needle: str) -> list[int]:

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
-from agents.play.course import board, game
+from agents.play.course import board, console, game
 from agents.play.course.board import Board
 from agents.play.course.game import Game
 
@@ -69,13 +69,14 @@ def shadowed(path: str | Path) -> list[Path]:
 
 def run_file(path: str | Path, argv: Sequence[str] = ()) -> None:
     """Run the course file ``path`` as ``python path argv...`` would, with the
-    framework importable (the file's own exceptions propagate)."""
+    framework importable and ``input`` served to live turns only
+    (``console.serving``; the file's own exceptions propagate)."""
     file = Path(path).resolve()
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [str(file), *argv]
     sys.path.insert(0, str(file.parent))
     try:
-        with framework():
+        with framework(), console.serving():
             runpy.run_path(str(file), run_name="__main__")
     finally:
         sys.argv = saved_argv

@@ -14,6 +14,11 @@ returns ``('black_win' | 'white_win' | 'draw', difference)``:
 - an answer that is not a legal move is shown ("X tried Z9: not a square,
   2 tries left") and asked again; the third loses, difference 0;
 - a player who changes the board during its turn loses, difference 0;
+- a player whose turn leaves the process without ``processes.RESERVE`` bytes
+  of memory to spare loses, difference 0 ("out of memory"): the game could
+  not go on (under ``reversi course`` memory is capped at 4 GiB; the next
+  turn's thread would fail to start and hang the game). The game keeps that
+  much back for its last lines;
 - "Q" ends the game at once, decided by the discs on the board;
 - a side with no legal move passes; the game ends when neither side can move;
 - after each move the board is printed with both sides' disc counts, last
@@ -29,12 +34,13 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import mmap
 import threading
 import time
 from typing import Any, cast
 
-from agents.play import waits
-from agents.play.course import takeover
+from agents.play import processes, waits
+from agents.play.course import console, takeover
 from agents.play.course.board import Board
 
 TIME_LIMIT = 60.0
@@ -97,6 +103,10 @@ class _TurnTimeoutError(Exception):
     """A turn took longer than the time limit."""
 
 
+class _NoMemoryLeftError(Exception):
+    """A player answered, leaving the process too little memory to go on."""
+
+
 class TurnTimedOut(BaseException):
     """Raised inside a ``get_move`` that is over its time, to stop it (a
     BaseException, so ``except Exception`` in a player does not hold it)."""
@@ -115,6 +125,7 @@ def _stop_thread(worker: threading.Thread) -> None:
     finished game's board."""
     if worker.ident is None or not worker.is_alive():
         return
+    console.abandon(worker)  # a line typed from now on is not for this turn
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident), ctypes.py_object(TurnTimedOut))
     worker.join(STOP_WAIT)
 
@@ -144,9 +155,11 @@ class Game:
         if winner is not None:
             print(["Black wins!", "White wins!", "Draw"][winner])
 
-    def force_loss(self, is_timeout: bool = False, is_board: bool = False, is_legal: bool = False) -> tuple[int, int]:
-        """The player to move loses (too slow, changed the board, or three
-        illegal answers): returns (winner, 0) and says why."""
+    def force_loss(
+        self, is_timeout: bool = False, is_board: bool = False, is_legal: bool = False, is_memory: bool = False
+    ) -> tuple[int, int]:
+        """The player to move loses (too slow, changed the board, three
+        illegal answers, or left no memory): returns (winner, 0) and says why."""
         black_moved = self.current_player is self.black_player
         loser, winner_name = ("black - X", "white - O") if black_moved else ("white - O", "black - X")
         if is_timeout:
@@ -155,6 +168,8 @@ class Game:
             print(f"\n{loser} answered {MAX_TRIES} illegal moves, so {winner_name} wins")
         if is_board:
             print(f"\n{loser} changed the board, so {winner_name} wins")
+        if is_memory:
+            print(f"\n{loser} ran {processes.memory_note()}, so {winner_name} wins")
         return (1 if black_moved else 0), 0
 
     def game_over(self) -> bool:
@@ -167,6 +182,10 @@ class Game:
         if _LOADING.is_set():
             _SKIPPED[0] += 1
             return None
+        try:
+            reserve = mmap.mmap(-1, processes.RESERVE)
+        except OSError:
+            raise MemoryError(processes.memory_note()) from None
         total_time = {"X": 0.0, "O": 0.0}
         step_time = {"X": 0.0, "O": 0.0}
         print("\n=====Game start!=====\n")
@@ -193,6 +212,10 @@ class Game:
             except (_TurnTimeoutError, takeover.TookOver):
                 winner, diff = self.force_loss(is_timeout=True)
                 break
+            except _NoMemoryLeftError:
+                reserve.close()  # room for the game's last lines
+                winner, diff = self.force_loss(is_memory=True)
+                break
             if before != self.board._board:
                 winner, diff = self.force_loss(is_board=True)
                 break
@@ -212,13 +235,17 @@ class Game:
         print("\n=====Game over!=====\n")
         self.board.display(step_time, total_time)
         self.print_winner(winner)
+        reserve.close()
         return RESULTS[winner], diff
 
     def _ask(self, color: str, legal: list[str], start: float) -> str | None:
         """The player's legal answer or "Q", asking up to MAX_TRIES times;
-        None after that many illegal answers. Raises _TurnTimeoutError."""
+        None after that many illegal answers. Raises _TurnTimeoutError and
+        _NoMemoryLeftError."""
         for tries_left in range(MAX_TRIES - 1, -1, -1):
             action = plain_answer(self._get_move(start))
+            if not processes.has_room():  # the next thread would not start: the game would hang
+                raise _NoMemoryLeftError
             why = refusal(self.board, action, legal)
             if why is None:
                 return cast(str, action)

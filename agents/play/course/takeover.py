@@ -12,8 +12,8 @@ first (``watch``). The copy waits for the turn to end; if it has not ended
 on from the turn's start as a turn over time (``TookOver``): the player loses
 on time with the course's line and the file runs on, its later games
 included (``random`` as it was at the turn's start, so a seeded file's
-later games are the same; standard output is line-buffered, so what the
-stuck process printed is not lost with it). ``supervise`` runs the file in
+later games are the same; standard output and error are written through,
+so what the stuck process printed is not lost with it). ``supervise`` runs the file in
 a child process and returns the exit status of whichever process carries the
 game at the end; it is the reaper of the copies (``processes.keep_orphans``),
 so ``reversi course`` waits for them.
@@ -49,14 +49,24 @@ class TookOver(Exception):  # noqa: N818 - it is what happened, not an error
     """Raised by ``watch`` in the copy that took over a stuck turn: the turn is over time."""
 
 
-def _line_buffered() -> None:
-    """Standard output flushed at each line, as at a terminal, also into a
-    pipe or a file: a stuck process that its copy kills takes what it has
-    not flushed with it, and what the player printed before it got stuck
-    ("thinking...") would be lost."""
-    if isinstance(sys.stdout, io.TextIOWrapper):
+def _write_through() -> None:
+    """Standard output and error written at each write, as ``python -u`` or
+    an unbuffered terminal would, also into a pipe or a file: a stuck process
+    that its copy kills takes what it has not written with it, and what the
+    player printed before it got stuck ("thinking", even without its newline)
+    would be lost. Each print costs a write or two (a few microseconds)."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if not isinstance(stream, io.TextIOWrapper):
+            continue
         with contextlib.suppress(ValueError, OSError):
-            sys.stdout.reconfigure(line_buffering=True)
+            stream.flush()
+            raw = io.FileIO(stream.fileno(), "w", closefd=False)
+            setattr(
+                sys,
+                name,
+                io.TextIOWrapper(raw, encoding=stream.encoding, errors=stream.errors, newline="\n", write_through=True),
+            )
 
 
 def _flush() -> None:
@@ -78,7 +88,7 @@ def supervise(run: Callable[[], int]) -> int:
     if current == 0:
         os.close(read_end)
         _SUPERVISOR[:] = [supervisor, write_end]
-        _line_buffered()
+        _write_through()
         processes.die_with_parent(supervisor)
         code = 1
         try:
