@@ -202,6 +202,35 @@ def test_a_ping_stops_an_exact_hint_under_way(monkeypatch: pytest.MonkeyPatch) -
         assert hint is not None and hint.group(3) == EXACT_DEPTH and state.is_legal(parse_action(hint.group(1)))
 
 
+def test_a_ping_stops_the_exact_score_of_a_move_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``go`` scores its move by an exact solve near the end; a ping stops that solve as it stops
+    an exact hint, and the move is sent with the player's own estimate (0 for a random player).
+    From 24 empty squares the solve after the move takes about 9 s, so the limit is raised."""
+    monkeypatch.setattr(nboard, "HINT_EXACT_EMPTIES", 24)
+    commands: queue.Queue[str | None] = queue.Queue()
+    out = io.StringIO()
+    server = NBoardServer("random:seed=1", out=out)
+    session = threading.Thread(target=server.serve, args=(iter(commands.get, None),), daemon=True)
+    session.start()
+    commands.put(f"set game {prefix(36)}")
+    commands.put("go")
+    deadline = time.perf_counter() + 60
+    while "status thinking" not in out.getvalue():
+        assert time.perf_counter() < deadline, out.getvalue()
+        time.sleep(0.01)
+    pinged = time.perf_counter()
+    commands.put("ping 1")
+    while "pong 1" not in out.getvalue():
+        assert time.perf_counter() - pinged < 3.0, out.getvalue()
+        time.sleep(0.01)
+    commands.put(None)
+    session.join(timeout=10)
+    lines = out.getvalue().splitlines()
+    assert lines[-3:-1] == [lines[-3], "status"] and lines[-1] == "pong 1", lines
+    move = MOVE_LINE.fullmatch(lines[-3])
+    assert move is not None and move.group(2) == "0.00" and position(36).is_legal(action_of(move.group(1))), lines
+
+
 def test_bad_input_gets_one_status_line_and_no_traceback() -> None:
     engine = Engine("--player", "random:seed=1")
     engine.sync("nboard 2", f"set game {prefix(4)}")
