@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.server
 import json
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -499,6 +501,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
         ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
+        cluster.check_reachable(ray.get_runtime_context().gcs_address)  # a real Ray answers the HTTP/2 greeting
         out = tmp_path / "ray.jsonl"
         table = run_tournament(t, out, backend="ray", jobs=2)
         assert played(out) == played(local)
@@ -586,6 +589,24 @@ def test_a_ray_address_that_never_answers_is_one_line_after_the_reach_timeout(
     assert err[-1] == f"reversi arena: error: no Ray cluster answers at '{address}': timed out", err
     assert not [line for line in err[:-1] if "Ray" in line or "Traceback" in line], err
     assert not out.exists()
+
+
+def test_a_ray_address_where_another_server_listens_is_refused_at_once() -> None:
+    # A web server there (Ray's dashboard port, 8265, is an easy slip): the TCP connection
+    # opened, and ray.init retried for minutes (over 200 s in a manual run), a warning every few seconds.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        start = time.monotonic()
+        with pytest.raises(ValueError) as refused:
+            cluster.check_reachable(address)
+        assert time.monotonic() - start < 1.0
+    finally:
+        server.shutdown()
+        server.server_close()
+    said = f"no Ray cluster answers at '{address}': the server there does not speak Ray's protocol (gRPC)"
+    assert str(refused.value) == said
 
 
 def test_bad_backend_and_jobs(tmp_path: Path) -> None:
