@@ -143,15 +143,19 @@ def main() -> None:
     print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}{'ratio':>7}  ({games})")
     net = f"net={args.net}"
     for me, opponent in ((f"alphazero:sims=0,{net}", "greedy"), (f"alphazero:sims=200,{net}", "alphabeta:3")):
-        start = time.perf_counter()
-        score, low, high = strength(me, opponent, args.games, args.opening_plies, args.seed)
-        label = f"{me.split(',')[0]} vs {opponent}"
-        elapsed = time.perf_counter() - start
-        target = TARGETS[opponent]
-        print(
-            f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{target:>9.2f}{score / target:>7.2f}  ({elapsed:.0f} s)"
-        )
+        print(match_row(me, opponent, args.games, args.opening_plies, args.seed))
     print(load())
+
+
+def match_row(me: str, opponent: str, games: int, plies: int, seed: int) -> str:
+    """One row of the match table: ``me``'s score against ``opponent`` (``strength``), its
+    interval, the target, the ratio score / target and the match's seconds."""
+    start = time.perf_counter()
+    score, low, high = strength(me, opponent, games, plies, seed)
+    label = f"{me.split(',')[0]} vs {opponent}"
+    elapsed = time.perf_counter() - start
+    target = TARGETS[opponent]
+    return f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{target:>9.2f}{score / target:>7.2f}  ({elapsed:.0f} s)"
 
 
 def load() -> str:

@@ -190,16 +190,17 @@ def load_model(path: str) -> MaskablePPO:
 
 
 def play(path: str, you: str, gui: bool) -> int:
-    """You against the saved model: at the terminal, or in the window (``gui``)."""
+    """You against the saved model: at the terminal, or in the window (``gui``). A missing
+    or unreadable model is one line and status 2, as a bad weights file is to ``reversi play``."""
     if not Path(path).is_file():
         print(f"no model at {path}: train one first (or pass --save PATH)", file=sys.stderr)
-        return 1
+        return 2
     os.environ[MODEL_ENV] = str(Path(path).resolve())
     try:
         model = trained_agent()
     except ValueError as e:
         print(e, file=sys.stderr)
-        return 1
+        return 2  # a bad file, as `reversi play` says of one
     if gui:  # `reversi gui`, which first checks there is a screen to open the window on
         from agents.ui.cli import main as reversi
 

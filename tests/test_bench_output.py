@@ -76,6 +76,23 @@ def test_bench_alphazero_match_draws_its_bar_on_stderr(
     assert "alphazero:sims=0 vs greedy" in err
 
 
+def test_bench_alphazero_match_row_prints_the_ratio_of_its_score_to_the_target(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The row main prints for each match, from two real games of the cheaper match.
+    bench_alphazero = bench("bench_alphazero")
+    row = bench_alphazero.match_row("alphazero:sims=0", "greedy", 2, 2, 0)
+    found = re.fullmatch(
+        r"alphazero:sims=0 vs greedy +(\d\.\d\d) +\[(\d\.\d\d), (\d\.\d\d)\] +(\d\.\d\d) +(\d+\.\d\d)  \(\d+ s\)", row
+    )
+    assert found is not None, row
+    score, low, high, target, ratio = (float(x) for x in found.groups())
+    assert low <= score <= high and target == bench_alphazero.TARGETS["greedy"]
+    # Both figures are rounded to 0.01: the ratio of the printed figures is off by 0.006 at most, plus its own rounding.
+    assert ratio == pytest.approx(score / target, abs=0.011)
+    assert capsys.readouterr().out == ""  # main prints the row
+
+
 def test_strength_prints_the_opponent_as_the_anchor_and_the_ratio(
     bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
 ) -> None:

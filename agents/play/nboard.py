@@ -18,7 +18,8 @@ Commands (one a line; anything else is ignored, as the protocol asks):
   in TIME seconds;
 - ``go``: the player's move, ``=== F5/EVAL/TIME`` (``PA`` for a pass), the
   board unchanged until NBoard sends the ``move``. EVAL is the move's exact
-  score near the end, else an MCTS player's own estimate, else 0;
+  score near the end (unless a ``ping`` stops that solve), else an MCTS
+  player's own estimate, else 0;
 - ``hint N``: the N best moves, one ``search MOVE EVAL 0 DEPTH`` line each;
 - ``analyze``: ``analysis PLY EVAL`` for every position of the game, last first;
 - ``ping N`` -> ``pong N``, ``learn`` -> ``learned``, ``quit``.
@@ -269,9 +270,11 @@ class NBoardServer:
             self._send(f"nodestats {max(result.nodes, result.simulations)} {result.seconds:.2f}")
             evaluation = _discs(result, result.action, result.value)
         if state.num_empty() <= HINT_EXACT_EMPTIES:  # any player's move scored exactly near the end
-            exact = self._exact(state, action, Solver(HINT_TABLE_ENTRIES))
-            assert exact is not None  # a solver no one can stop
-            evaluation = exact.score
+            solver = Solver(HINT_TABLE_ENTRIES)
+            with self._search(solver):
+                exact = self._exact(state, action, solver)
+            if exact is not None:  # else a ping stopped the solve: the player's own estimate stands
+                evaluation = exact.score
         self._send(f"=== {move_word(action)}/{evaluation:.2f}/{seconds:.2f}")
         self._send("status")
 

@@ -4,10 +4,14 @@ local and Ray backends, and the arena / ratings subcommands."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.server
 import json
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -16,6 +20,7 @@ from typing import Any
 import pytest
 from conftest import run_cli
 
+from agents import cluster
 from agents.arena import tournament as tournament_module
 from agents.arena.tournament import (
     Opening,
@@ -502,6 +507,7 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
         ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
+        cluster.check_reachable(ray.get_runtime_context().gcs_address)  # a real Ray answers the HTTP/2 greeting
         out = tmp_path / "ray.jsonl"
         table = run_tournament(t, out, backend="ray", jobs=2)
         assert played(out) == played(local)
@@ -560,6 +566,53 @@ def test_a_ray_address_where_nothing_listens_is_one_line_at_once(
     lines = proc.stderr.splitlines()  # the arena's heading, then the error; no warnings from Ray's retries
     assert f"no Ray cluster answers at '{address}': Connection refused" in lines[-1], proc.stderr
     assert not [line for line in lines[:-1] if "Ray" in line or "GCS" in line or "Traceback" in line], proc.stderr
+
+
+def test_a_ray_address_that_never_answers_is_one_line_after_the_reach_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A host that drops the connection (down, or behind a firewall: 10.255.255.1 on most networks)
+    neither accepts nor refuses; here a listener whose queue is full does the same, so the wait is
+    REACH_TIMEOUT, lowered for the test."""
+    monkeypatch.setattr(cluster, "REACH_TIMEOUT", 0.5)
+    with socket.socket() as server, contextlib.ExitStack() as fillers:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        for _ in range(3):  # connections never accepted: the queue is full
+            filler = fillers.enter_context(socket.socket())
+            filler.setblocking(False)
+            filler.connect_ex(server.getsockname())
+        with pytest.raises(TimeoutError):  # else ray.init would be tried, for minutes
+            socket.create_connection(server.getsockname(), timeout=0.2).close()
+        out = tmp_path / "games.jsonl"
+        argv = ["arena", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"]
+        start = time.monotonic()
+        status = cli_main([*argv, "--backend", "ray", "--address", address])
+        elapsed = time.monotonic() - start
+    err = capsys.readouterr().err.splitlines()
+    assert status == 2 and elapsed < 3.0, (elapsed, err)
+    assert err[-1] == f"reversi arena: error: no Ray cluster answers at '{address}': timed out", err
+    assert not [line for line in err[:-1] if "Ray" in line or "Traceback" in line], err
+    assert not out.exists()
+
+
+def test_a_ray_address_where_another_server_listens_is_refused_at_once() -> None:
+    # A web server there (Ray's dashboard port, 8265, is an easy slip): the TCP connection
+    # opened, and ray.init retried for minutes (over 200 s in a manual run), a warning every few seconds.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        start = time.monotonic()
+        with pytest.raises(ValueError) as refused:
+            cluster.check_reachable(address)
+        assert time.monotonic() - start < 1.0
+    finally:
+        server.shutdown()
+        server.server_close()
+    said = f"no Ray cluster answers at '{address}': the server there does not speak Ray's protocol (gRPC)"
+    assert str(refused.value) == said
 
 
 def test_bad_backend_and_jobs(tmp_path: Path) -> None:

@@ -165,34 +165,44 @@ def test_a_ping_stops_the_search_under_way_as_the_protocol_asks() -> None:
     assert engine.close()[0] == 0
 
 
-def test_a_ping_stops_an_exact_hint_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An exact hint or analysis stops at a ping as an MCTS one does, answering the moves solved by
-    then. At HINT_EXACT_EMPTIES (14) a hint took 0.15 s at most on random positions; from 22 empty
-    squares here it takes seconds, so the limit is raised for the test."""
-    monkeypatch.setattr(nboard, "HINT_EXACT_EMPTIES", 22)
+def serve_in_thread(
+    monkeypatch: pytest.MonkeyPatch, exact_empties: int
+) -> tuple[queue.Queue[str | None], io.StringIO, threading.Thread]:
+    """A random player's session in a thread of this process, exact from ``exact_empties``
+    empty squares: the queue to put its commands in (None ends it), what it wrote, its thread."""
+    monkeypatch.setattr(nboard, "HINT_EXACT_EMPTIES", exact_empties)
     commands: queue.Queue[str | None] = queue.Queue()
     out = io.StringIO()
     server = NBoardServer("random:seed=1", out=out)
     session = threading.Thread(target=server.serve, args=(iter(commands.get, None),), daemon=True)
     session.start()
+    return commands, out, session
 
-    def wait_for(text: str, count: int = 1) -> float:
-        deadline = time.perf_counter() + 60
-        while out.getvalue().count(text) < count:
-            assert time.perf_counter() < deadline, out.getvalue()
-            time.sleep(0.01)
-        return time.perf_counter()
 
+def wait_for(out: io.StringIO, text: str, count: int = 1, timeout: float = 60.0) -> float:
+    """The time (``perf_counter``) ``out`` holds ``text`` ``count`` times; it must within ``timeout`` seconds."""
+    deadline = time.perf_counter() + timeout
+    while out.getvalue().count(text) < count:
+        assert time.perf_counter() < deadline, out.getvalue()
+        time.sleep(0.01)
+    return time.perf_counter()
+
+
+def test_a_ping_stops_an_exact_hint_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exact hint or analysis stops at a ping as an MCTS one does, answering the moves solved by
+    then. At HINT_EXACT_EMPTIES (14) a hint took 0.15 s at most on random positions; from 22 empty
+    squares here it takes seconds, so the limit is raised for the test."""
+    commands, out, session = serve_in_thread(monkeypatch, 22)
     commands.put("nboard 2")
     commands.put(f"set game {prefix(38)}")
     state = position(38)
     assert state.num_empty() == 22
     for ping, command in enumerate(("hint 3", "analyze")):
         commands.put(command)
-        wait_for("status analysing", ping + 1)
+        wait_for(out, "status analysing", ping + 1)
         pinged = time.perf_counter()
         commands.put(f"ping {ping}")
-        assert wait_for(f"pong {ping}") - pinged < 3.0, out.getvalue()
+        assert wait_for(out, f"pong {ping}") - pinged < 3.0, out.getvalue()
     commands.put(None)
     session.join(timeout=10)
     lines = out.getvalue().splitlines()
@@ -200,6 +210,24 @@ def test_a_ping_stops_an_exact_hint_under_way(monkeypatch: pytest.MonkeyPatch) -
     assert not any(line.startswith("status player") for line in lines), lines
     for hint in (SEARCH_LINE.fullmatch(line) for line in lines if line.startswith("search")):
         assert hint is not None and hint.group(3) == EXACT_DEPTH and state.is_legal(parse_action(hint.group(1)))
+
+
+def test_a_ping_stops_the_exact_score_of_a_move_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``go`` scores its move by an exact solve near the end; a ping stops that solve as it stops
+    an exact hint, and the move is sent with the player's own estimate (0 for a random player).
+    From 24 empty squares the solve after the move takes about 9 s, so the limit is raised."""
+    commands, out, session = serve_in_thread(monkeypatch, 24)
+    commands.put(f"set game {prefix(36)}")
+    commands.put("go")
+    wait_for(out, "status thinking")
+    commands.put("ping 1")
+    wait_for(out, "pong 1", timeout=3.0)
+    commands.put(None)
+    session.join(timeout=10)
+    lines = out.getvalue().splitlines()
+    assert lines[-3:-1] == [lines[-3], "status"] and lines[-1] == "pong 1", lines
+    move = MOVE_LINE.fullmatch(lines[-3])
+    assert move is not None and move.group(2) == "0.00" and position(36).is_legal(action_of(move.group(1))), lines
 
 
 def test_bad_input_gets_one_status_line_and_no_traceback() -> None:

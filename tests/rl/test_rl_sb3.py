@@ -133,8 +133,9 @@ def test_gui_without_play_is_a_usage_error(usage_error: Callable[[str, list[str]
 
 
 def test_play_without_a_model_says_so(tmp_path: Path) -> None:
-    proc = run_example("train_maskable_ppo.py", "--play", "--save", "none.zip", cwd=tmp_path, returncode=1)
-    assert "no model at none.zip" in proc.stderr
+    # Status 1 before: a missing or bad file is status 2 everywhere else (`reversi play` with a bad weights file).
+    proc = run_example("train_maskable_ppo.py", "--play", "--save", "none.zip", cwd=tmp_path, returncode=2)
+    assert proc.stderr == "no model at none.zip: train one first (or pass --save PATH)\n", proc.stderr
 
 
 def _with_pickled_entry(model: Path, out: Path, marker: Path) -> None:
@@ -179,7 +180,7 @@ def test_playing_a_file_that_is_not_a_model_is_one_line(
     from train_maskable_ppo import main
 
     (tmp_path / "m.zip").write_text("not a model")
-    assert main(["--play", "--save", str(tmp_path / "m.zip")]) == 1
+    assert main(["--play", "--save", str(tmp_path / "m.zip")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a MaskablePPO model of this example" in err, err
 
