@@ -12,7 +12,9 @@ started again, fresh, by ``reset``). Its memory is capped too
 (``memory_limit``, 4 GiB of address space by default): past it the player's
 allocation fails and it loses by an error saying "out of memory", also when
 the player holds the memory and our own reply is the one that finds none left
-(``processes.RESERVE``).
+(``processes.RESERVE``). And it is fenced off from every other process before its code
+is loaded (``processes.confine``, Linux 6.12 or later): a signal or ``ptrace``
+aimed at the judge or the opponent fails, and the player loses by that error.
 
 The protocol is one JSON object a line each way, over pipes of their own (the
 child's stdin, stdout and stderr stay the terminal's, so a course player may
@@ -83,8 +85,15 @@ _ROOT = str(Path(__file__).resolve().parents[2])
 """The directory holding the ``agents`` package, put first on the child's path."""
 
 
-_CHILD = "import sys; from agents.play.isolation import main; sys.exit(main(sys.argv[1:]))"
-"""The child's program (``-c``: running this module with ``-m`` would import it twice)."""
+_CHILD = (
+    "import sys; here = sys.path.pop(0); import runpy; fenced = runpy.run_path(sys.argv[1])['confine'](); "
+    "sys.path.insert(0, here); from agents.play.isolation import main; sys.exit(main(sys.argv[2:], fenced=fenced))"
+)
+"""The child's program (``-c``: running this module with ``-m`` would import it
+twice): first ``processes.confine``, run from its file so that no thread (numpy's
+included) is started before the fence is up, and with the current directory off
+the path meanwhile, so that a ``runpy.py`` or ``ctypes.py`` there is not run
+before it; then ``main``."""
 
 
 class PlayerStartError(RuntimeError):
@@ -215,7 +224,7 @@ class IsolatedPlayer:
         env["PYTHONPATH"] = os.pathsep.join([_ROOT, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))])
         try:
             self._proc = processes.popen(
-                [sys.executable, "-c", _CHILD, json.dumps(config)],
+                [sys.executable, "-c", _CHILD, processes.__file__, json.dumps(config)],
                 ours=True,
                 pass_fds=(to_child_r, from_child_w),
                 env=env,
@@ -383,8 +392,9 @@ def _observation(planes: str, mask: str) -> Observation:
     }
 
 
-def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """Run one request on the player and turn what happened into a message."""
+def _answer(agent: Any, request: dict[str, Any], fenced: bool = False) -> dict[str, Any]:
+    """Run one request on the player and turn what happened into a message
+    (``fenced``: the child is ``processes.confine``-d)."""
     try:
         if "reset" in request:
             reset = getattr(agent, "reset", None)
@@ -407,6 +417,8 @@ def _answer(agent: Any, request: dict[str, Any]) -> dict[str, Any]:
                 f"{error.rstrip(': ')}: {processes.memory_note()}",
                 f"{trace.rstrip()}: {processes.memory_note()}",
             )
+        elif note := processes.fence_note(e, fenced):  # the judge's os.kill, say: tell why it failed
+            error, trace = error + note, trace.rstrip() + note
         return {"error": bounded(error, 1000), "trace": bounded(trace)}
     if value is None or (type(value) in (int, float, bool, str) and len(str(value)) <= 100):
         return {"move": value}  # sent as it is: the parent reads it as it would an in-process answer
@@ -433,14 +445,15 @@ def serve(config: dict[str, Any], requests: Any, replies: Any) -> int:
                 config["color"], seed=config["seed"], default_time=config["default_time"]
             )
         except BaseException as e:  # whatever loading the player's module did
-            send({"fail": bounded(f"{type(e).__name__}: {e}")})
+            note = processes.fence_note(e, bool(config.get("fenced")))
+            send({"fail": bounded(f"{type(e).__name__}: {e}{note}")})
             return 1
         send({"ready": str(getattr(agent, "name", config["spec"]))})
         ready = True
         for line in requests:
             if len(line) > MAX_MESSAGE:
                 return 1
-            send(_answer(agent, json.loads(line)))
+            send(_answer(agent, json.loads(line), bool(config.get("fenced"))))
     except MemoryError:  # in our own code (reading a request, writing a reply): the player holds the memory
         reserve.close()
         error = f"MemoryError: {processes.memory_note()}"
@@ -449,9 +462,10 @@ def serve(config: dict[str, Any], requests: Any, replies: Any) -> int:
     return 0
 
 
-def main(argv: Sequence[str]) -> int:
-    """The child's entry point, given the JSON config (started by ``IsolatedPlayer``)."""
-    config = json.loads(argv[0])
+def main(argv: Sequence[str], *, fenced: bool = False) -> int:
+    """The child's entry point, given the JSON config (started by ``IsolatedPlayer``);
+    ``fenced``: ``processes.confine`` is in force."""
+    config = {**json.loads(argv[0]), "fenced": fenced}
     processes.die_with_parent(int(config["parent"]))
     processes.keep_orphans()  # what the player starts and abandons stays ours to stop
     processes.limit_memory(config.get("memory"))

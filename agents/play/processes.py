@@ -10,7 +10,9 @@ daemonised grandchild stays among them. On Linux it also gets a parent-death sig
 PR_SET_PDEATHSIG``): if the process that started it dies, even by SIGKILL, the
 kernel kills it too. Linux sends that signal when the *thread* that started
 the child ends, so start children from a thread that lives as long as they do
-(the main thread, as ``play_game``, the CLI and the arena do).
+(the main thread, as ``play_game``, the CLI and the arena do). A child that
+runs other people's code cannot signal or trace the processes outside it
+(``confine``).
 """
 
 from __future__ import annotations
@@ -74,6 +76,76 @@ def limit_memory(limit: int | None) -> None:
     Called by a child that runs other people's code, before it runs any."""
     if limit is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+_PR_SET_NO_NEW_PRIVS = 38
+_LANDLOCK_MACHINES = ("x86_64", "aarch64")
+"""Where ``confine`` knows the Landlock system calls' numbers (444 to 446 there)."""
+_LANDLOCK_CREATE_RULESET = 444
+_LANDLOCK_RESTRICT_SELF = 446
+_LANDLOCK_CREATE_RULESET_VERSION = 1
+_LANDLOCK_SCOPE_SIGNAL = 2
+_LANDLOCK_SCOPE_ABI = 6
+"""The first Landlock ABI (Linux 6.12) that scopes signals."""
+
+
+class _LandlockRulesetAttr(ctypes.Structure):
+    _fields_ = [
+        ("handled_access_fs", ctypes.c_uint64),
+        ("handled_access_net", ctypes.c_uint64),
+        ("scoped", ctypes.c_uint64),
+    ]
+
+
+def confine() -> bool:
+    """Fence this process and everything it starts off from every other
+    process (Linux Landlock, ABI 6 or later): a signal (``kill``, ``killpg``,
+    ``pidfd_send_signal``...) to a process outside the fence fails with
+    EPERM, and so does ``ptrace`` and reading or writing another process's
+    memory; this process, its threads and its children stay reachable.
+    Returns whether the fence is up (False, and nothing done, where the
+    kernel lacks it or on an architecture not in ``_LANDLOCK_MACHINES``).
+    It covers the calling thread and the threads and processes it starts
+    later: called by a child that runs other people's code, before it runs
+    any and before it starts a thread."""
+    if _PRCTL is None or os.uname().machine not in _LANDLOCK_MACHINES:
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    version = libc.syscall(
+        ctypes.c_long(_LANDLOCK_CREATE_RULESET),
+        None,
+        ctypes.c_size_t(0),
+        ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION),
+    )
+    if version < _LANDLOCK_SCOPE_ABI:
+        return False
+    attr = _LandlockRulesetAttr(0, 0, _LANDLOCK_SCOPE_SIGNAL)
+    ruleset = libc.syscall(
+        ctypes.c_long(_LANDLOCK_CREATE_RULESET),
+        ctypes.byref(attr),
+        ctypes.c_size_t(ctypes.sizeof(attr)),
+        ctypes.c_uint32(0),
+    )
+    if ruleset < 0:
+        return False
+    try:
+        if _PRCTL(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return False
+        return bool(
+            libc.syscall(ctypes.c_long(_LANDLOCK_RESTRICT_SELF), ctypes.c_int(ruleset), ctypes.c_uint32(0)) == 0
+        )
+    finally:
+        os.close(ruleset)
+
+
+def fence_note(error: BaseException, fenced: bool) -> str:
+    """What to add to ``error``'s line when it may be the fence's doing
+    (``confine``; ``fenced``: the fence is up): an "Operation not permitted"
+    (EPERM), which ``os.kill`` of another process raises; else nothing."""
+    if fenced and isinstance(error, PermissionError) and error.errno == errno.EPERM:
+        return " (a player may not signal or trace other processes)"
+    return ""
 
 
 def memory_note() -> str:

@@ -43,9 +43,12 @@ def course_command(args: argparse.Namespace) -> int:
 
 
 def _run(path: Path, args: argparse.Namespace) -> int:
-    """Run the course file at ``path`` under ``processes.MEMORY_LIMIT``;
+    """Run the course file at ``path`` under ``processes.MEMORY_LIMIT``,
+    fenced off from other processes (``processes.confine``: it runs in the
+    process ``takeover.supervise`` forked, whose only thread this is);
     ``course_command``'s exit status."""
     processes.limit_memory(processes.MEMORY_LIMIT)
+    fenced = processes.confine()
     try:
         course.run_file(path, args.args)
     except SystemExit as e:
@@ -57,7 +60,7 @@ def _run(path: Path, args: argparse.Namespace) -> int:
         print("\ninterrupted", file=sys.stderr)
         return 130
     except Exception as e:
-        why = processes.memory_note() if isinstance(e, MemoryError) else e
+        why = processes.memory_note() if isinstance(e, MemoryError) else f"{e}{processes.fence_note(e, fenced)}"
         print(f"reversi course: {path.name} stopped: {type(e).__name__}: {why}", file=sys.stderr)
         folder = str(path.resolve().parent)
         for frame in traceback.extract_tb(e.__traceback__):

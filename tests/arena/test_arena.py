@@ -353,15 +353,17 @@ def test_resume_after_sigkill_plays_exactly_the_scheduled_games(tmp_path: Path) 
 # -- backends ---------------------------------------------------------------------
 
 
+# A GTP engine (an isolated player can no longer signal its worker: see
+# test_isolation.py) that answers everything, and its first move by killing
+# the worker above it.
 PARENT_KILLER = """
-import os
+import os, sys
 
-
-def get_move(observation):
-    if not os.path.exists({marker!r}):  # the first time: the worker above this player's process dies
+for line in sys.stdin:
+    if line.startswith("genmove") and not os.path.exists({marker!r}):
         open({marker!r}, "w").close()
         os.kill(os.getppid(), 9)
-    return int(observation["action_mask"].nonzero()[0][0])
+    print("= \\n", flush=True)
 """
 
 KILLER = """
@@ -523,9 +525,10 @@ def test_ray_backend_plays_the_same_games_as_the_local_pool(
         # Ray's own error and traceback used to reach the user. MAX_ATTEMPTS counts every try,
         # as the pool counts them: with one, a worker that would live on a retry is not retried.
         parent_killer = tmp_path / "parent_killer.py"
-        parent_killer.write_text(PARENT_KILLER.format(marker=str(tmp_path / "killed")))
+        parent_killer.write_text(f"#!{sys.executable}\n" + PARENT_KILLER.format(marker=str(tmp_path / "killed")))
+        parent_killer.chmod(0o755)
         monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 1)
-        pt = Tournament.create([f"python:{parent_killer}:get_move", "random"], games=2, seed=1)
+        pt = Tournament.create([f"gtp:{parent_killer}", "random"], games=2, seed=1)
         with pytest.raises(RuntimeError, match=r"^game '.+' failed on Ray: The worker died unexpectedly"):
             run_tournament(pt, tmp_path / "p.jsonl", backend="ray")
     finally:

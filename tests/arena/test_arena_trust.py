@@ -236,13 +236,26 @@ def test_bad_arena_options_fail_fast_in_one_line(
     assert time.monotonic() - t0 < 5.0
 
 
+# A GTP engine that answers everything but a move, which it answers by killing its parent.
+KILLER_ENGINE = """
+import os, signal, sys
+
+for line in sys.stdin:
+    if line.startswith("genmove"):
+        os.kill(os.getppid(), signal.SIGKILL)
+    print("= \\n", flush=True)
+"""
+
+
 def test_a_worker_killed_under_its_game_is_named_by_its_signal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A player can kill the worker that runs its game (its parent process); the game is
-    # tried again (here: not), and after the last try the arena says how the worker ended: it used
-    # to read the exit code before the process was reaped and say "exit code None".
+    # An engine can kill the worker that runs its game (its parent process: an isolated
+    # player no longer can, see test_isolation.py); the game is tried again (here: not), and
+    # after the last try the arena says how the worker ended: it used to read the exit code
+    # before the process was reaped and say "exit code None".
     killer = tmp_path / "killer.py"
-    killer.write_text("import os, signal\ndef get_move(observation):\n    os.kill(os.getppid(), signal.SIGKILL)\n")
+    killer.write_text(f"#!{sys.executable}\n{KILLER_ENGINE}")
+    killer.chmod(0o755)
     monkeypatch.setattr(tournament_module, "MAX_ATTEMPTS", 1)  # one try is enough to see the words
-    tournament = Tournament.create([f"python:{killer}:get_move", "random"], games=2, seed=1, time_limit=10.0)
+    tournament = Tournament.create([f"gtp:{killer}", "random"], games=2, seed=1, time_limit=10.0)
     with pytest.raises(RuntimeError, match=r"failed 1 times: the worker process ended \(killed by SIGKILL\)"):
         run_tournament(tournament, tmp_path / "r.jsonl", jobs=2)

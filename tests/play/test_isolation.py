@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -439,3 +441,118 @@ def test_a_player_past_its_memory_limit_loses_by_an_error_saying_so(
     assert (result.reason, result.loser) == ("error", "black")
     assert result.details.splitlines()[-1] == "MemoryError: out of memory (its limit is 1 GiB)"
     assert "Traceback" not in capfd.readouterr().err
+
+
+ATTACKS = ["sigkill", "sigstop", "group", "ptrace", "opponent"]
+
+# A player that attacks the judge (its parent process) or its opponent (whose
+# pid the opponent leaves in a file), a new attack at each move it is asked
+# for, and a victim that plays.
+ATTACKERS = """
+import ctypes, os, signal, time
+from pathlib import Path
+
+FOLDER = Path(__file__).parent
+
+
+class First:
+    def act(self, observation):
+        return int(observation["action_mask"].nonzero()[0][0])
+
+
+class Attacker(First):
+    def __init__(self):
+        self.attacks = ATTACKS
+
+    def act(self, observation):
+        judge = os.getppid()
+        attack, self.attacks = self.attacks[0], self.attacks[1:]
+        if attack == "sigkill":
+            os.kill(judge, signal.SIGKILL)
+        elif attack == "sigstop":
+            os.kill(judge, signal.SIGSTOP)
+        elif attack == "group":
+            os.killpg(os.getpgid(judge), signal.SIGKILL)
+        elif attack == "ptrace":  # PTRACE_ATTACH stops the judge and holds it
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.ptrace(16, judge, None, None) != 0:
+                raise PermissionError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        else:
+            end = time.monotonic() + 30
+            while not (FOLDER / "victim.pid").exists() and time.monotonic() < end:
+                time.sleep(0.01)
+            os.kill(int((FOLDER / "victim.pid").read_text()), signal.SIGKILL)
+        return super().act(observation)
+
+
+def victim():
+    (FOLDER / "victim.pid").write_text(str(os.getpid()))
+    return First()
+"""
+
+# The judge: one game for each attack between the same two processes, in a
+# process (and session) of its own, since the old code let the attacker kill
+# or freeze it.
+JUDGE = """
+import json, sys
+from agents.play.isolation import IsolatedPlayer
+from agents.play.match import play_game
+
+attacker = IsolatedPlayer(f"python:{sys.argv[1]}:Attacker", 0, timeout=30.0)
+victim = IsolatedPlayer(f"python:{sys.argv[1]}:victim", 1, timeout=30.0)
+for _ in range(int(sys.argv[2])):
+    result = play_game(attacker, victim, time_limit=30.0)
+    print(json.dumps([result.reason, result.loser, result.details.splitlines()[-1]]), flush=True)
+"""
+
+
+def test_a_player_cannot_signal_or_trace_the_judge_or_its_opponent(tmp_path: Path) -> None:
+    path = write(tmp_path, "attackers.py", f"ATTACKS = {ATTACKS!r}\n" + ATTACKERS)
+    root = Path(__file__).resolve().parents[2]
+    judge = subprocess.Popen(
+        [sys.executable, "-c", JUDGE, path, str(len(ATTACKS))],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        start_new_session=True,
+    )
+    try:
+        out, _ = judge.communicate(timeout=90)
+    finally:
+        with contextlib.suppress(OSError):  # a judge stopped or traced by the old code
+            os.killpg(judge.pid, signal.SIGKILL)
+        judge.wait(timeout=10)
+    assert judge.returncode == 0, (judge.returncode, out)
+    fenced = "PermissionError: [Errno 1] Operation not permitted (a player may not signal or trace other processes)"
+    assert [json.loads(line) for line in out.splitlines()] == [["error", "black", fenced]] * len(ATTACKS)
+
+
+# What a player may still do to itself: threads, its own signals, its own children.
+SELF_SUFFICIENT = """
+import os, signal, subprocess, threading
+
+
+class Busy:
+    def act(self, observation):
+        caught = []
+        signal.signal(signal.SIGUSR1, lambda *_: caught.append(1))
+        os.kill(os.getpid(), signal.SIGUSR1)
+        worker = threading.Thread(target=caught.append, args=(2,))
+        worker.start()
+        signal.pthread_kill(worker.ident, 0)
+        worker.join()
+        child = subprocess.Popen(["sleep", "60"])
+        child.kill()
+        assert caught == [1, 2] and child.wait() == -signal.SIGKILL
+        return int(observation["action_mask"].nonzero()[0][0])
+
+
+def make():
+    return Busy()
+"""
+
+
+def test_a_fenced_player_still_signals_itself_its_threads_and_its_children(tmp_path: Path) -> None:
+    path = write(tmp_path, "busy.py", SELF_SUFFICIENT)
+    result = play_game(f"python:{path}:make", "random", time_limit=30.0)
+    assert result.reason == "end", result.details

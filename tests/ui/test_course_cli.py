@@ -104,6 +104,18 @@ def test_a_course_file_past_the_memory_limit_stops_with_one_line(tmp_path: Path)
     )
 
 
+def test_a_course_player_cannot_kill_reversi_course_itself(tmp_path: Path) -> None:
+    path = tmp_path / "killer.py"
+    killer = "return os.kill(os.getppid(), signal.SIGKILL) or random.choice"
+    path.write_text("import os, signal\n" + STUDENT.replace("return random.choice", killer))
+    done = run("course", str(path))
+    assert done.returncode == 1, done.returncode
+    assert done.stderr.splitlines()[0] == (
+        "reversi course: killer.py stopped: PermissionError: [Errno 1] Operation not permitted"
+        " (a player may not signal or trace other processes)"
+    )
+
+
 def test_course_exit_codes(tmp_path: Path) -> None:
     (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
     assert run("course", str(tmp_path / "exits.py")).returncode == 3
