@@ -188,7 +188,7 @@ class First:
 
 
 print("ahead of the game, ", end="")
-Game(First("X"), First("O", stuck=True), time_limit=0.3).run()
+Game(First("X"), First("O", stuck=True), time_limit=1.5).run()  # time enough for X on a loaded machine
 """
 
 
@@ -202,7 +202,7 @@ def test_what_a_stuck_get_move_printed_reaches_a_pipe_once_and_in_order(tmp_path
         "ahead of the game, ",  # printed before the first turn's fork, once
         "thinking X",
         "thinking O",  # printed, without its newline, by the process the copy killed
-        "white - O thought for more than 0.3 s, so black - X wins",
+        "white - O thought for more than 1.5 s, so black - X wins",
     ]
 
 
