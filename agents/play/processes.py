@@ -41,17 +41,18 @@ SWEEPS = 20
 is killed cannot hold ``stop`` up longer)."""
 
 
-def _load_prctl() -> Callable[..., int] | None:
+def _load_libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
-    with contextlib.suppress(OSError, AttributeError):
+    with contextlib.suppress(OSError):
         libc = ctypes.CDLL(None, use_errno=True)  # the C library Python runs on, found without a search
-        prctl: Callable[..., int] = libc.prctl
-        return prctl
+        libc.syscall.restype = ctypes.c_long
+        return libc
     return None
 
 
-_PRCTL = _load_prctl()  # loaded before any fork: the child only calls it
+_LIBC = _load_libc()  # loaded before any fork: the child only calls it
+_PRCTL: Callable[..., int] | None = getattr(_LIBC, "prctl", None)
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -108,10 +109,9 @@ def confine() -> bool:
     It covers the calling thread and the threads and processes it starts
     later: called by a child that runs other people's code, before it runs
     any and before it starts a thread."""
-    if _PRCTL is None or os.uname().machine not in _LANDLOCK_MACHINES:
+    libc = _LIBC
+    if libc is None or _PRCTL is None or os.uname().machine not in _LANDLOCK_MACHINES:
         return False
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.syscall.restype = ctypes.c_long
     version = libc.syscall(
         ctypes.c_long(_LANDLOCK_CREATE_RULESET),
         None,
