@@ -17,6 +17,7 @@ a shared machine does not count; the vector env also shows wall-clock rates.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -184,7 +185,8 @@ def main() -> None:
     print(f"{'raw_env step + observe (us)':46s} {raw_us:12.2f}")
     print(f"{'ReversiGymEnv steps/s':46s} {gym:12,.0f}")
     for n in (1, 64, 1024):
-        cpu, wall = best(args.rounds, lambda n=n: vector_steps_per_second(n, args.vector_steps * (10 if n == 1 else 1)))
+        measure = functools.partial(vector_steps_per_second, n, args.vector_steps * (10 if n == 1 else 1))
+        cpu, wall = best(args.rounds, measure)
         p = pgx_steps_per_second(n, 50)
         anchor, ratio = ("pgx n/a", "") if p is None else (f"{p:,.0f}", f"{cpu / p:7.1f}x")
         target = "  (target >= 1,000,000)" if n == 1024 else ""

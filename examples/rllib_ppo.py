@@ -41,6 +41,7 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
@@ -58,7 +59,7 @@ class RLlibPolicy:
     """A trained RLlib module as a player: ``policy(observation) -> action``
     (the greedy action among the legal ones), for ``agents.adapt``."""
 
-    def __init__(self, module: RLModule, name: str = "rllib-ppo") -> None:
+    def __init__(self, module: TorchRLModule, name: str = "rllib-ppo") -> None:
         """Wrap ``module`` (an ActionMaskingTorchRLModule trained on flattened planes)."""
         self.module = module
         self.__name__ = name
@@ -81,6 +82,14 @@ def module_spec() -> RLModuleSpec:
     )
 
 
+def torch_module(module: RLModule | None) -> TorchRLModule:
+    """``module`` as the torch module ``module_spec`` builds: RLlib types what a spec builds and what
+    ``Algorithm.get_module`` returns as any RLModule (or None, for an unknown module ID)."""
+    if not isinstance(module, TorchRLModule):
+        raise TypeError(f"expected a TorchRLModule, got {type(module).__name__}")
+    return module
+
+
 def load_policy(path: str | Path) -> RLlibPolicy:
     """The module saved by this example in the directory ``path``, as a player: built from
     ``module_spec`` with the weights of ``path/weights.pt`` (tensors only: nothing in the
@@ -89,7 +98,7 @@ def load_policy(path: str | Path) -> RLlibPolicy:
     agent = env.possible_agents[0]
     spec = module_spec()
     spec.observation_space, spec.action_space = env.observation_space(agent), env.action_space(agent)
-    module = spec.build()
+    module = torch_module(spec.build())
     try:
         module.load_state_dict(torch.load(Path(path) / WEIGHTS, weights_only=True))
     except FileNotFoundError:
@@ -102,7 +111,7 @@ def load_policy(path: str | Path) -> RLlibPolicy:
     return RLlibPolicy(module)
 
 
-def save_module(module: RLModule, path: Path) -> None:
+def save_module(module: TorchRLModule, path: Path) -> None:
     """RLlib's checkpoint of ``module`` in the directory ``path``, and its weights alone in
     ``path/weights.pt`` for ``load_policy``."""
     module.save_to_path(str(path))
@@ -158,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         register_env(ENV_NAME, lambda config: rllib_env(**config))
         algo = build_config(args).build_algo()
         evaluator = Evaluator(args.eval_games, args.benchmarks)
-        evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), 0)
+        evaluator.evaluate(RLlibPolicy(torch_module(algo.get_module(MODULE_ID))), 0)
         next_eval, interrupted = args.eval_every, False
         try:
             for i in range(args.iterations):
@@ -167,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"iteration {i + 1}/{args.iterations}: {steps} env steps", flush=True)
                 if steps >= next_eval or i == args.iterations - 1:
                     next_eval = steps + args.eval_every
-                    evaluator.evaluate(RLlibPolicy(algo.get_module(MODULE_ID)), steps)
+                    evaluator.evaluate(RLlibPolicy(torch_module(algo.get_module(MODULE_ID))), steps)
         except KeyboardInterrupt:  # Ctrl-C: the module learnt so far is saved all the same
             if not steps:
                 raise
@@ -175,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             interrupted = True
         with CtrlCHeld(interrupted) as held:  # a Ctrl-C now waits for the save's end
             save = Path(args.save).resolve()
-            save_module(algo.get_module(MODULE_ID), save)
+            save_module(torch_module(algo.get_module(MODULE_ID)), save)
             print(f"saved {save} after {(time.perf_counter() - evaluator.start) / 60:.1f} min")
             title = f"RLlib PPO, shared policy self-play, seed {args.seed}"
             evaluator.write(save, args.plot, title, xlabel="env steps (both seats, one shared policy)")

@@ -86,7 +86,7 @@ class AgentAlgorithm(OffPolicyAlgorithm):
         """``agent`` plays this seat."""
         super().__init__(policy=self.Policy(action_space, agent))
 
-    def _update_with_batch(self, batch: Any) -> TrainingStats:  # type: ignore[override]
+    def _update_with_batch(self, batch: Any) -> TrainingStats:
         return TrainingStats()
 
 

@@ -41,6 +41,7 @@ from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPo
 from stable_baselines3.common.callbacks import BaseCallback, ProgressBarCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.logger import Logger
+from stable_baselines3.common.vec_env import VecEnv
 from tqdm import TqdmExperimentalWarning
 
 import reversi_env
@@ -96,7 +97,7 @@ def make_env_factory(opponent: str, reward: str, seed: int = 0) -> Callable[[], 
     return make
 
 
-def new_model(env: object, n_steps: int, seed: int) -> MaskablePPO:
+def new_model(env: VecEnv, n_steps: int, seed: int) -> MaskablePPO:
     """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py). Its logger
     writes nowhere: the examples print their own evaluations, and SB3's default logger would
     leave an empty ``SB3-<date>`` folder in the temporary directory at every run."""
