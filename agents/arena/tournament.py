@@ -186,12 +186,17 @@ class ScheduledGame:
         return derive_seed(self.seed, colour)
 
 
+MCTS_TIME = 1.0
+"""An MCTS player's seconds a move in the arena when its spec gives no budget: ``mcts`` is ``mcts:time=1``."""
+
+
 @functools.lru_cache(maxsize=4096)
 def player_key(spec: str) -> str:
     """What tells two players apart: the spec's one spelling (``canonical_spec``: ``alphabeta:2,eval=hand``
-    is ``alphabeta:2``), or its text if it is no spec; the arena rates specs with one key as one player."""
+    is ``alphabeta:2``, ``mcts:time=1`` is ``mcts``), or its text if it is no spec; the arena rates specs
+    with one key as one player."""
     try:
-        return canonical_spec(spec)
+        return canonical_spec(spec, default_time=MCTS_TIME)
     except SpecError:
         return spec
 
@@ -336,7 +341,9 @@ def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = No
         raise ValueError(f"{spec!r}: a human cannot play arena games (they run unattended, in workers)")
     # Unattended, and our stdout carries the table and --json -: no stdin for
     # other people's code, and what it prints goes to stderr.
-    agent: Agent = build_player(spec, colour, seed=seed, time_limit=time_limit, isolate=True, protocol=True)
+    agent: Agent = build_player(
+        spec, colour, seed=seed, default_time=MCTS_TIME, time_limit=time_limit, isolate=True, protocol=True
+    )
     return agent
 
 

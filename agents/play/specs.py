@@ -205,6 +205,9 @@ _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
 _ALPHABETA_DEPTH = 4
 """alpha-beta's depth when a spec gives neither a depth nor a time (``alphabeta`` is ``alphabeta:4``)."""
+_ALPHAZERO_SIMS = 200
+"""AlphaZero's simulations a move when a spec gives neither ``sims`` nor ``time`` (``alphazero`` is
+``alphazero:sims=200``): ``AlphaZeroAgent``'s default, spelled here so reading a spec needs no torch."""
 
 
 class SpecError(ValueError):
@@ -252,9 +255,10 @@ class PlayerSpec:
             agent.name = f"{agent.name}{',' if ':' in agent.name else ':'}{','.join(played)}"
         return agent
 
-    def _defaults(self) -> dict[str, object]:
+    def _defaults(self, default_time: float | None = None) -> dict[str, object]:
         """What each option is when this spec leaves it out, given its other options: an option
-        set to it plays as if absent, so ``alphabeta:2,eval=hand`` is ``alphabeta-2`` as ``alphabeta:2`` is."""
+        set to it plays as if absent, so ``alphabeta:2,eval=hand`` is ``alphabeta-2`` as ``alphabeta:2`` is.
+        MCTS's ``time`` is the caller's ``default_time`` (``build``'s), a default only when it is given."""
         if self.kind == "alphabeta":
             from agents.search.ladder import AlphaBetaAgent
 
@@ -267,6 +271,10 @@ class PlayerSpec:
 
             parameters = inspect.signature(MCTSAgent).parameters
             fixed = {"eval": "patterns", "uct": 0}
+            if default_time is not None:
+                fixed["time"] = default_time
+        elif self.kind == "alphazero":
+            return {"sims": _ALPHAZERO_SIMS}
         else:
             return {}
         signature = {name: p.default for name, p in parameters.items()}
@@ -367,7 +375,8 @@ class PlayerSpec:
 
             net = str(o["net"]) if "net" in o else None
             time_limit = float(o["time"]) if "time" in o else None
-            return AlphaZeroAgent(net, simulations=int(o.get("sims", 200)), time_limit=time_limit, seed=seed)
+            simulations = int(o.get("sims", _ALPHAZERO_SIMS))
+            return AlphaZeroAgent(net, simulations=simulations, time_limit=time_limit, seed=seed)
         if self.kind == "classic":
             assert seat is not None
             player_class = load_classic_class(self.target, self.attribute or None)
@@ -399,16 +408,18 @@ def parse_spec(spec: str) -> PlayerSpec:
     return PlayerSpec(text, kind, options=_parse_options(text, kind, rest))
 
 
-def canonical_spec(spec: str) -> str:
+def canonical_spec(spec: str, default_time: float | None = None) -> str:
     """The one spelling of the player ``spec`` names: options set to their defaults left out,
     the rest in a fixed order (``alphabeta:depth=2,eval=hand`` is ``alphabeta:2``), so two specs
     of one player compare equal (the arena rates them as one). The seed stays: two seeds are two
-    players' games. ``classic`` / ``python`` / ``gtp`` specs are their text; SpecError for a bad spec."""
+    players' games. ``default_time``: the MCTS seconds a move of a spec with no budget, where the
+    caller fixes it (``build``'s; the arena's): ``mcts:time=1`` is then ``mcts`` at 1.
+    ``classic`` / ``python`` / ``gtp`` specs are their text; SpecError for a bad spec."""
     parsed = parse_spec(spec)
     if parsed.kind not in _OPTIONS:
         return f"{parsed.kind}:{parsed.text.partition(':')[2].strip()}"
     allowed, bare = _OPTIONS[parsed.kind]
-    defaults = parsed._defaults()
+    defaults = parsed._defaults(default_time)
     kept = {k: v for k, v in parsed.options.items() if not (k in defaults and defaults[k] == v)}
     items = [
         _option_text(kept[key]) if key == bare else f"{key}={_option_text(kept[key])}" for key in allowed if key in kept

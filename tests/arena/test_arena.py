@@ -131,6 +131,7 @@ def test_gauntlet_schedule() -> None:
             "'alphabeta:2,eval=hand' is 'alphabeta:2' again",
         ),
         ({"agents": ["mcts:sims=5,c=1", "mcts:c=1.0,iters=5"]}, "is 'mcts:sims=5,c=1' again"),
+        ({"agents": ["alphazero", "alphazero:sims=200"]}, "'alphazero:sims=200' is 'alphazero' again"),
         ({"agents": ["a", "b"], "games": 3}, "even"),
         ({"agents": ["a", "b"], "games": 0}, "even"),
         ({"agents": ["a", "b"], "mode": "swiss"}, "mode"),
@@ -317,6 +318,22 @@ def test_bad_line_in_the_middle_is_an_error_and_duplicates_count_once(tmp_path: 
 
 def arena_command(out: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "agents", "arena", *extra, "--out", str(out), "--no-progress"]
+
+
+def test_mcts_at_the_arenas_default_time_is_the_same_player(tmp_path: Path) -> None:
+    """In the arena ``mcts`` thinks 1 s a move (``MCTS_TIME``), so ``mcts:time=1`` is the same player: the
+    one-line error, no game played. They were two players, their games against each other rating nothing."""
+    out = tmp_path / "r.jsonl"
+    done = subprocess.run(
+        arena_command(out, "mcts", "mcts:time=1", "--games", "2", "--jobs", "1"),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "'mcts:time=1' is 'mcts' again" in done.stderr, done.stderr
+    assert not out.exists()
 
 
 def test_resume_after_sigkill_plays_exactly_the_scheduled_games(tmp_path: Path) -> None:

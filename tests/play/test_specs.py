@@ -516,6 +516,10 @@ def test_specs_of_one_player_have_one_canonical_spelling_that_builds_it() -> Non
                 assert make_agent(spelled).name == make_agent(canonical).name, spelled
     different = ["alphabeta:2", "alphabeta:2,seed=1", "alphabeta:2,eval=patterns", "alphabeta:time=1,eval=hand"]
     assert len({canonical_spec(s) for s in different}) == len(different)
+    # alphazero's 200 simulations are fixed; MCTS's time without a budget is the caller's (`reversi play
+    # --time`), so `mcts:time=1` is `mcts` only where the caller fixes it (the arena's player_key).
+    assert canonical_spec("alphazero:sims=200") == "alphazero" != canonical_spec("alphazero:sims=100")
+    assert canonical_spec("mcts:time=1") != canonical_spec("mcts") == canonical_spec("mcts:time=1", default_time=1)
     with pytest.raises(SpecError):
         canonical_spec("alphabeta:2,eval=nosuch")
 
