@@ -16,9 +16,6 @@ from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, GameState
 
-MAX_OPENING_PLIES = 59
-"""The most random plies an opening may have (the arena's, self-play's): it leaves at least one square to play."""
-
 
 @runtime_checkable
 class Agent(Protocol):

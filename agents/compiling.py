@@ -6,6 +6,8 @@ an upgrade) pays for it: 47-48 s for the engine on an idle 2-core machine,
 where a warm import takes 1.5 s. A block that imports
 them runs under :func:`compile_notice`, which says what is happening once the
 block has taken longer than a warm import ever does, and shows the time spent.
+A block inside another one (``from agents import MCTSAgent`` imports
+``agents.search``, which has a block of its own) leaves the saying to the outer one.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from tqdm import tqdm
 NOTICE_AFTER = 5.0
 """Seconds a block may take before it is announced: over three warm imports of the engine, a tenth of a cold one."""
 
+_announcing = threading.local()
+"""``active`` is set while a thread runs an outer block."""
+
 
 @contextmanager
 def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None = None) -> Iterator[None]:
@@ -37,6 +42,20 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
     (it lands in a callback of LLVM's, where Python drops exceptions) and then go on,
     or fail on the function it was building: either way the block ends as a Ctrl-C.
     """
+    if getattr(_announcing, "active", False):
+        yield
+        return
+    _announcing.active = True
+    try:
+        with _announced(what, after, stream):
+            yield
+    finally:
+        _announcing.active = False
+
+
+@contextmanager
+def _announced(what: str, after: float, stream: TextIO | None) -> Iterator[None]:
+    """The outer block of :func:`compile_notice`: the notice and the Ctrl-C."""
     done = threading.Event()
     started = time.time()
 

@@ -20,7 +20,8 @@ import numpy as np
 from bench_eval import read_weights_arg
 from tqdm import tqdm
 
-from agents.learn.selfplay import MAX_SOLVED_EMPTIES, SelfPlayConfig, generate
+from agents.learn.selfplay import SelfPlayConfig, generate
+from agents.limits import MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of
 from agents.ui.options import bounded_int, positive_int, seed_int, unit_float
 

@@ -215,6 +215,17 @@ def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return status, capsys.readouterr().err
 
 
+ENGINE = ("numba", "reversi_env", "torch", "agents.search", "agents.learn")
+"""The engine: what numba compiles on a first run (``agents.search`` and
+``agents.learn`` hold it, ``reversi_env`` its rules core) and what only it needs."""
+
+
+def engine_imports(importtime: str) -> list[str]:
+    """The engine's modules among those a ``python -X importtime`` run imported, read from its stderr."""
+    names = {line.rsplit("|", 1)[1].strip() for line in importtime.splitlines() if line.startswith("import time:")}
+    return sorted(n for n in names if any(n == e or n.startswith(e + ".") for e in ENGINE))
+
+
 def two_recorded_games(out: Path, first: str, second: str, seed: int, capsys: pytest.CaptureFixture[str]) -> Path:
     """``out``: a results file of two real games of ``reversi arena`` (a 2-ply
     opening, colours swapped), for the benchmarks that read recorded games."""

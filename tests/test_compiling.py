@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from agents.compiling import compile_notice
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, engine_imports
 
 NOTICE = "compiling the engine for this machine (first run only; later runs start at once)"
 
@@ -35,11 +35,12 @@ def test_a_quick_block_says_nothing() -> None:
 
 
 def _import_agents(cache: Path | None) -> subprocess.CompletedProcess[str]:
+    """``from agents import MCTSAgent``, the public API, in a fresh interpreter."""
     env = dict(os.environ)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = str(cache)
     return subprocess.run(
-        [sys.executable, "-c", "import agents"],
+        [sys.executable, "-c", "from agents import MCTSAgent"],
         cwd=REPO_ROOT,  # the checkout's code and, without NUMBA_CACHE_DIR, its warm cache
         env=env,
         capture_output=True,
@@ -58,11 +59,30 @@ def test_a_cold_first_import_says_it_is_compiling(tmp_path: Path) -> None:
 
 
 def test_a_warm_import_says_nothing() -> None:
-    import agents  # noqa: F401  (fills the checkout's cache, if this worker has not yet)
+    from agents import MCTSAgent  # noqa: F401  (fills the checkout's cache, if this worker has not yet)
 
     warm = _import_agents(None)
     assert warm.returncode == 0, warm.stderr
     assert warm.stderr == ""
+
+
+def test_import_agents_alone_compiles_nothing() -> None:
+    """The package's names are imported at their first use: ``import agents`` (as the
+    ``reversi`` command does before it parses its options) imports no engine module."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import agents; print(set(agents.__all__) <= set(dir(agents)))"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout == "True\n", done.stderr[-2000:]
+    assert engine_imports(done.stderr) == []
+    import agents
+
+    assert agents.MCTSAgent.__module__ == "agents.search.mcts" and callable(agents.make_agent)
+    with pytest.raises(AttributeError, match="no attribute 'MTCSAgent'"):
+        agents.MTCSAgent  # noqa: B018  (a misspelt name fails as a module's attribute does)
 
 
 def test_a_ctrl_c_while_compiling_ends_a_program_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,10 +138,11 @@ def test_a_ctrl_c_while_compiling_at_a_prompt_stays_an_interrupt(monkeypatch: py
 
 
 def test_a_ctrl_c_during_a_cold_first_command_is_one_line(tmp_path: Path) -> None:
-    """``reversi --help`` on an empty cache, interrupted once it says it is compiling: status 130, no traceback."""
+    """``reversi analyze`` on an empty cache says it is compiling (its options were read
+    first, with nothing compiled); interrupted then: status 130, no traceback."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
     with subprocess.Popen(
-        [sys.executable, "-m", "agents", "--help"],
+        [sys.executable, "-m", "agents", "analyze"],
         cwd=REPO_ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
-from agents.base import MAX_OPENING_PLIES, Agent, MoveTimeout, close_agent
+from agents.base import Agent, MoveTimeout, close_agent
 from agents.cluster import check_reachable
 from agents.datafiles import load_json
+from agents.limits import MAX_OPENING_PLIES, MAX_SECONDS
 from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
-from agents.play.match import MAX_SECONDS, TRANSCRIPT_PASS, GameResult, play_game
+from agents.play.match import TRANSCRIPT_PASS, GameResult, play_game
 from agents.play.processes import how_it_ended
 from agents.play.specs import SpecError, canonical_spec
 from reversi_env.errors import IllegalMoveError

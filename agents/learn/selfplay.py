@@ -72,12 +72,6 @@ from reversi_env.bitboard import (
 MAX_RECORDED = 64
 """At most this many positions are recorded from one game (one per placement)."""
 
-MAX_SOLVED_EMPTIES = 20
-"""The most empties self-play solves from (``exact_empties``, ``solve_empties``):
-it solves every such position of every game. Measured on a busy two-core
-machine, one game took 0.3-1.2 s at 18 and 1-11 s at 20; two empties more
-multiply that by about five to ten (40 did not finish one game in 45 s)."""
-
 
 @njit(cache=True, nogil=True)
 def _random_move(m: np.uint64, rng: np.ndarray) -> np.uint64:

@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.base import MAX_OPENING_PLIES
 from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
-from agents.learn.selfplay import MAX_SOLVED_EMPTIES, Positions, SelfPlayConfig, generate
+from agents.learn.selfplay import Positions, SelfPlayConfig, generate
+from agents.limits import MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50

@@ -48,6 +48,7 @@ from typing import Any
 
 from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent, stop_agent
 from agents.datafiles import load_json
+from agents.limits import MAX_SECONDS
 from agents.play import waits
 from agents.play.adapters import adapt
 from agents.play.isolation import (
@@ -361,11 +362,6 @@ class _PlayerThread:
     def close(self) -> None:
         """Let the thread end once its current call (if any) returns."""
         self._jobs.put(None)
-
-
-MAX_SECONDS = 1e6
-"""The longest time limit accepted (about 11 days): waits on pipes and clocks
-cannot take an arbitrarily large timeout."""
 
 
 def _check_options(time_limit: float | None, max_illegal: int, on_move: OnMove | None, start: object) -> None:

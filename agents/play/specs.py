@@ -81,12 +81,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agents.base import Agent
-from agents.play import course
-from agents.play.adapters import adapt, required_positional_args
-from reversi_env.state import PLAYER_SYMBOLS, parse_player
+if TYPE_CHECKING:  # the rest is imported where a player is built: parsing a spec compiles nothing
+    from agents.base import Agent
 
 SPEC_HELP = (
     "human, random, greedy, positional, pattern, pattern:weights=FILE.npz, alphabeta:DEPTH, alphabeta:time=SECONDS, "
@@ -236,6 +234,8 @@ class PlayerSpec:
         "X"/"O"). ``seed`` is used by the seeded kinds when the spec gives none;
         ``default_time`` is the MCTS time per move when the spec sets neither
         ``time`` nor ``sims``."""
+        from reversi_env.state import parse_player
+
         seat = None if color is None else parse_player(color)
         if self.needs_color and seat is None:
             raise SpecError(f"{self.text!r}: this player needs to know its colour (black or white)")
@@ -378,10 +378,15 @@ class PlayerSpec:
             simulations = int(o.get("sims", _ALPHAZERO_SIMS))
             return AlphaZeroAgent(net, simulations=simulations, time_limit=time_limit, seed=seed)
         if self.kind == "classic":
+            from agents.play.adapters import adapt
+            from reversi_env.state import PLAYER_SYMBOLS
+
             assert seat is not None
             player_class = load_classic_class(self.target, self.attribute or None)
             return adapt(player_class(PLAYER_SYMBOLS[seat]), color=seat)
         if self.kind == "python":
+            from agents.play.adapters import adapt
+
             return adapt(_python_object(self.target, self.attribute), color=seat)
         if self.kind == "gtp":
             from agents.play.gtp import GTPEngine
@@ -543,6 +548,8 @@ def load_file_module(path: str) -> ModuleType:
     ``from board import Board`` / ``from game import Game`` get the course
     framework, and a game such a file plays at module level does not start.
     """
+    from agents.play import course
+
     file = Path(path).expanduser()
     if not file.is_file():
         raise SpecError(f"no such file: {str(file)!r}")
@@ -617,6 +624,8 @@ def _import_from_cwd(name: str) -> ModuleType:
 
 
 def _python_object(target: str, attribute: str) -> object:
+    from agents.play.adapters import required_positional_args
+
     if target.endswith(".py") or "/" in target or "\\" in target:
         module = load_file_module(target)
     else:

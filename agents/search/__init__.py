@@ -10,4 +10,14 @@ seams a learned model plugs into for MCTS (``evaluator``, and
 
 Imports only ``agents.base`` and ``reversi_env``: nothing here knows about
 matches, tournaments or user interfaces.
+
+Importing any module here first imports the engine's core (MCTS and the
+alpha-beta family), which a first run compiles under the compile notice: a
+module imported directly (``from agents.search.mcts import MCTSAgent``) says so
+as ``from agents import MCTSAgent`` does.
 """
+
+from agents.compiling import compile_notice
+
+with compile_notice("the engine"):
+    from agents.search import ladder, mcts  # noqa: F401  (imported for the notice)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from agents.limits import SCORINGS
 from agents.search.alphabeta import (
     EXACT_DEPTH,
     INF,
@@ -46,9 +47,6 @@ from agents.search.tt import clear_table, new_table, probe
 from reversi_env.bitboard import U0, U1, legal_moves, lowest_square
 from reversi_env.notation import PASS
 from reversi_env.state import GameState
-
-SCORINGS = ("count", "wof")
-"""``count``: the raw final disc difference (default); ``wof``: empty squares go to the winner."""
 
 TABLE_ENTRIES = 1 << 20
 """The solver's transposition table: 1 M entries, 24 MB."""

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agents.cluster import check_reachable
-from agents.learn.selfplay import MAX_SOLVED_EMPTIES
+from agents.compiling import compile_notice
+from agents.limits import MAX_SOLVED_EMPTIES
 from agents.play.specs import runs_code
 from agents.ui.options import bounded_int, player_spec, positive_float, positive_int, seed_int
 
@@ -104,9 +105,10 @@ def register(sub: Any) -> None:
 
 def run_train_az(args: argparse.Namespace) -> int:
     """The ``train-az`` command; returns the exit status."""
-    import torch
+    with compile_notice("the engine"):
+        import torch
 
-    from agents.learn.alphazero import AZConfig, saved_config, train
+        from agents.learn.alphazero import AZConfig, saved_config, train
 
     if "eval_games" in args and (args.eval_games < 0 or args.eval_games % 2):
         print("reversi train-az: --eval-games must be an even number >= 0", file=sys.stderr)

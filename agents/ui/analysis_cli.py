@@ -25,12 +25,12 @@ from typing import Any
 
 from agents.play.records import parse_transcript
 from agents.search.alphabeta import iterative_deepening
-from agents.search.endgame import SCORINGS, Solver
+from agents.search.endgame import Solver
 from agents.search.evaluation import DISC, Evaluation
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import interruptible
 from agents.search.tt import new_table
-from agents.ui.options import positive_float
+from agents.ui.analysis_args import ANALYZE_EXACT_EMPTIES
 from reversi_env.notation import PASS, action_name
 from reversi_env.state import PLAYER_SYMBOLS, GameState
 
@@ -38,74 +38,7 @@ SOLVE_MAX_EMPTIES = 36
 """``reversi solve`` refuses positions with more empty squares (it would run for days)."""
 SOLVE_SLOW_EMPTIES = 26
 """From this many empty squares a solve can take minutes to hours here: ``reversi solve`` says so first."""
-ANALYZE_EXACT_EMPTIES = 16
-"""``reversi analyze`` solves every move exactly from this many empty squares down."""
 ANALYZE_TABLE_ENTRIES = 1 << 20
-
-
-def register(subparsers: Any) -> None:
-    """Add the ``solve`` and ``analyze`` subcommands."""
-    solve = subparsers.add_parser(
-        "solve",
-        usage="%(prog)s [-h] [--scoring {count,wof}] [--json] [--time-limit S] POSITION",
-        help="solve an endgame exactly: the score and every best move",
-        description="Solve a position exactly: the final disc difference for the side to move under perfect "
-        "play and every move that reaches it.",
-    )
-    solve.add_argument(
-        "position",
-        nargs="+",
-        metavar="POSITION",
-        help='"64 cells A1..H8 (X, O, -) and the mover", one position (its words are joined; a line of an OBF '
-        "file is read up to its first ';'); quote it, or write --, before a board that starts with -",
-    )
-    _scoring_option(solve)
-    solve.add_argument("--json", action="store_true", help='print {"score", "best", "nodes", "seconds"}')
-    solve.add_argument(
-        "--time-limit",
-        type=positive_float,
-        metavar="S",
-        help="give up after S seconds (exit status 1); by default the solve runs until it is done or Ctrl-C",
-    )
-    solve.set_defaults(func=run_solve)
-
-    analyze = subparsers.add_parser(
-        "analyze",
-        help="score every legal move of a position (a hint with scores)",
-        description="Score every legal move of a position or of the position after a transcript: exact disc "
-        f"differences with {ANALYZE_EXACT_EMPTIES} empty squares or fewer, else the evaluation (in discs) "
-        "at the depth iterative deepening reached in the time given.",
-    )
-    analyze.add_argument(
-        "position",
-        nargs="*",
-        metavar="POSITION",
-        help="64 cells A1..H8 (X, O, -) and the mover, as for solve (default: the start)",
-    )
-    analyze.add_argument(
-        "--moves",
-        metavar="TRANSCRIPT",
-        help="a game from the start instead, e.g. f5d6c3d3 (a forced pass may be left out or written --)",
-    )
-    analyze.add_argument("--time", type=positive_float, default=2.0, help="seconds of search (default 2)")
-    analyze.add_argument(
-        "--weights",
-        metavar="FILE",
-        help="pattern weights to score the midgame with, as written by reversi train-eval --out "
-        "(default: the shipped ones)",
-    )
-    _scoring_option(analyze)
-    analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
-    analyze.set_defaults(func=run_analyze)
-
-
-def _scoring_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--scoring",
-        choices=SCORINGS,
-        default="count",
-        help="count: the disc difference as it stands (default); wof: empty squares go to the winner",
-    )
 
 
 def _fail(command: str, message: object) -> int:

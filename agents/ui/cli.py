@@ -1,5 +1,6 @@
 """The ``reversi`` command (also ``python -m agents``): one parser, one
-subcommand module a family.
+subcommand module a family; a family whose commands import the engine keeps
+its options apart (``play_args`` for ``play_cli``).
 
     reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
     reversi gui                                          the window (play_cli)
@@ -11,8 +12,11 @@ subcommand module a family.
     reversi fit-eval DATA --out FILE                     refit it on a run's saved positions (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
 
-Each module's ``register(subparsers)`` adds its subcommands and sets ``func``,
-which takes the parsed arguments and returns the exit status.
+Each options module's ``register(subparsers)`` adds its subcommands and sets
+``func``, which takes the parsed arguments and returns the exit status. The
+parser imports nothing that numba compiles: ``--help`` and a bad option answer
+at once, even on a first run; the command's module is imported when it runs
+(``options.deferred``), under the compile notice.
 """
 
 from __future__ import annotations
@@ -21,12 +25,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.compiling import compile_notice
+from agents.ui import alphazero_cli, analysis_args, arena_args, course_args, engine_args, learn_args, play_args
 
-with compile_notice("the training code"):
-    from agents.ui import alphazero_cli, analysis_cli, arena_cli, course_cli, engine_cli, learn_cli, play_cli
-
-COMMAND_MODULES = (play_cli, course_cli, analysis_cli, arena_cli, engine_cli, learn_cli, alphazero_cli)
+COMMAND_MODULES = (play_args, course_args, analysis_args, arena_args, engine_args, learn_args, alphazero_cli)
 
 
 def build_parser() -> argparse.ArgumentParser:

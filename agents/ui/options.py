@@ -5,12 +5,14 @@ same in every subcommand that takes it."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from agents.compiling import compile_notice
 from agents.datafiles import check_writable
-from agents.play.match import MAX_SECONDS
+from agents.limits import MAX_SECONDS
 from agents.play.specs import SpecError, parse_spec
 
 
@@ -136,3 +138,20 @@ def unwritable_output(command: str, flag: str, path: str | Path) -> bool:
         print(f"reversi {command}: error: {flag} {str(path)!r}: {e.strerror}", file=sys.stderr)
         return True
     return False
+
+
+def deferred(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A subcommand's ``func``: ``module.name``, imported when the subcommand runs.
+
+    The parser itself imports nothing of the engine, so ``--help`` and a bad
+    option answer at once; the command's own module is compiled on a first run,
+    under the compile notice (a Ctrl-C there ends in one line, status 130).
+    """
+
+    def run(args: argparse.Namespace) -> int:
+        with compile_notice("the engine"):
+            command = getattr(importlib.import_module(module), name)
+        status: int = command(args)
+        return status
+
+    return run

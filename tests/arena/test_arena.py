@@ -34,7 +34,8 @@ from agents.arena.tournament import (
     run_tournament,
 )
 from agents.play.match import GameResult
-from agents.ui.arena_cli import compact_table, register
+from agents.ui.arena_args import register
+from agents.ui.arena_cli import compact_table
 from agents.ui.cli import main as cli_main
 from reversi_env import GameState, IllegalMoveError, InvalidMoveError
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import select
@@ -12,12 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import engine_imports, run_cli
 
 from agents.base import QuitGame
 from agents.play.human import HumanPlayer, mcts_hint
 from agents.play.match import GameResult
-from agents.ui.cli import main
+from agents.ui.cli import build_parser, main
 from reversi_env import GameState, parse_square
 from reversi_env.observation import observe
 
@@ -291,6 +292,56 @@ def test_help_lists_the_subcommands_and_specs(capsys: pytest.CaptureFixture[str]
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "classic:FILE.py:CLASS" in out and "--save" in out
+
+
+COMMANDS = sorted(next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices)
+
+EVERY_HELP = """
+import sys
+from agents.ui.cli import main
+for argv in ([], *([command] for command in sys.argv[1:])):
+    try:
+        main([*argv, "--help"])
+    except SystemExit as done:
+        assert done.code == 0, (argv, done.code)
+"""
+
+
+def test_help_imports_nothing_the_first_run_compiles() -> None:
+    """``reversi --help`` and every ``reversi COMMAND --help`` answer at once on an empty
+    numba cache: they import nothing of the engine (they took a minute to compile it)."""
+    top = subprocess.run(reversi_importing("--help"), capture_output=True, text=True, timeout=WAIT)
+    assert top.returncode == 0 and top.stdout.startswith("usage: reversi [-h] COMMAND ...")
+    assert engine_imports(top.stderr) == []
+    each = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", EVERY_HELP, *COMMANDS], capture_output=True, text=True, timeout=WAIT
+    )
+    assert each.returncode == 0, each.stderr[-2000:]
+    assert [f"usage: reversi {c} " in each.stdout for c in COMMANDS] == [True] * len(COMMANDS)
+    assert engine_imports(each.stderr) == []
+
+
+def reversi_importing(*args: str) -> list[str]:
+    """``reversi ARGS`` that lists on stderr every module it imports (``python -X importtime``)."""
+    return [sys.executable, "-X", "importtime", "-m", "agents", *args]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["play", "--black", "nosuchagent"], "reversi play: error: argument --black: unknown player 'nosuchagent'; "),
+        (["play", "--bogus"], "reversi: error: unrecognized arguments: --bogus"),
+        (["solve", "--scoring", "fair", "F5"], "reversi solve: error: argument --scoring: invalid choice: 'fair' "),
+        (["train-eval", "--out", "w.npz", "--exact-empties", "21"], "reversi train-eval: error: argument "),
+    ],
+)
+def test_a_bad_command_line_is_answered_without_the_engine(args: list[str], error: str) -> None:
+    """The parser's own errors (an unknown option, a bad value or spec) need nothing compiled either."""
+    done = subprocess.run(reversi_importing(*args), capture_output=True, text=True, timeout=WAIT)
+    said = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
+    assert done.returncode == 2 and done.stdout == ""
+    assert said[0].startswith("usage: reversi") and said[-1].startswith(error), said
+    assert engine_imports(done.stderr) == []
 
 
 def test_the_console_script_is_installed() -> None:
