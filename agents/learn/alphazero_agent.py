@@ -18,12 +18,11 @@ import torch
 from agents.base import state_to_move
 from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, check_device, load_network
 from agents.search.ladder import check_seconds, check_seed
-from agents.search.puct import PUCTConfig, PUCTTree, run_searches
+from agents.search.puct import DEFAULT_SIMULATIONS, PUCTConfig, PUCTTree, run_searches
 from agents.search.timecontrol import StopSignal
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
 
-DEFAULT_SIMULATIONS = 200
 _SIMS_PER_SECOND_CAP = 50_000
 """Tree sizing of a timed search: more simulations a second than the search reaches."""
 

@@ -203,9 +203,6 @@ _SYNONYMS = {"iters": "sims"}
 """Option names that mean another: the course says ``iters`` for simulations."""
 _ALPHABETA_DEPTH = 4
 """alpha-beta's depth when a spec gives neither a depth nor a time (``alphabeta`` is ``alphabeta:4``)."""
-_ALPHAZERO_SIMS = 200
-"""AlphaZero's simulations a move when a spec gives neither ``sims`` nor ``time`` (``alphazero`` is
-``alphazero:sims=200``): ``AlphaZeroAgent``'s default, spelled here so reading a spec needs no torch."""
 
 
 class SpecError(ValueError):
@@ -274,7 +271,9 @@ class PlayerSpec:
             if default_time is not None:
                 fixed["time"] = default_time
         elif self.kind == "alphazero":
-            return {"sims": _ALPHAZERO_SIMS}
+            from agents.search.puct import DEFAULT_SIMULATIONS  # AlphaZeroAgent's, without torch
+
+            return {"sims": DEFAULT_SIMULATIONS}
         else:
             return {}
         signature = {name: p.default for name, p in parameters.items()}
@@ -372,10 +371,11 @@ class PlayerSpec:
             return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)
         if self.kind == "alphazero":
             from agents.learn.alphazero_agent import AlphaZeroAgent
+            from agents.search.puct import DEFAULT_SIMULATIONS
 
             net = str(o["net"]) if "net" in o else None
             time_limit = float(o["time"]) if "time" in o else None
-            simulations = int(o.get("sims", _ALPHAZERO_SIMS))
+            simulations = int(o.get("sims", DEFAULT_SIMULATIONS))
             return AlphaZeroAgent(net, simulations=simulations, time_limit=time_limit, seed=seed)
         if self.kind == "classic":
             from agents.play.adapters import adapt

@@ -222,11 +222,15 @@ def _expand_backup(
 # -- the Python side ---------------------------------------------------------------
 
 
+DEFAULT_SIMULATIONS = 200
+"""Simulations a move when none are given: the AlphaZero player's (``alphazero`` is ``alphazero:sims=200``)."""
+
+
 @dataclass(frozen=True)
 class PUCTConfig:
     """The search's knobs (keyword-only, as in mctx)."""
 
-    simulations: int = 200
+    simulations: int = DEFAULT_SIMULATIONS
     c_puct: float = DEFAULT_C_PUCT
     batch_size: int = DEFAULT_BATCH
     dirichlet_alpha: float | None = None
