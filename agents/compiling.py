@@ -2,8 +2,8 @@
 
 The engine's numba functions are compiled as their modules are imported and
 cached on disk (``cache=True``), so only the first run on a machine (or after
-an upgrade) pays for it: 47-48 s for the engine on an idle 2-core machine,
-where a warm import takes 1.5 s. A block that imports
+an upgrade) pays for it: 38 s for the engine's core (MCTS and alpha-beta) on an idle 2-core machine,
+where a warm import takes 1.2 s. A block that imports
 them runs under :func:`compile_notice`, which says what is happening once the
 block has taken longer than a warm import ever does, and shows the time spent.
 A block inside another one (``from agents import MCTSAgent`` imports
