@@ -1,6 +1,6 @@
 """The ``reversi`` command (also ``python -m agents``): one parser, one
-subcommand module a family; a family whose commands import the engine keeps
-its options apart (``play_args`` for ``play_cli``).
+subcommand module a family, its options apart in a light module (``play_args``
+for ``play_cli``).
 
     reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
     reversi gui                                          the window (play_cli)
@@ -25,9 +25,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_cli, analysis_args, arena_args, course_args, engine_args, learn_args, play_args
+from agents.ui import alphazero_args, analysis_args, arena_args, course_args, engine_args, learn_args, play_args
 
-COMMAND_MODULES = (play_args, course_args, analysis_args, arena_args, engine_args, learn_args, alphazero_cli)
+COMMAND_MODULES = (play_args, course_args, analysis_args, arena_args, engine_args, learn_args, alphazero_args)
 
 
 def build_parser() -> argparse.ArgumentParser:
