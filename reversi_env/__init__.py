@@ -21,7 +21,9 @@ from reversi_env.state import BLACK, WHITE, GameState, Player, divide, perft
 from reversi_env.vector import ReversiVectorEnv
 
 AEC_ENV_ID = "reversi_env/reversi-v0"
+"""The AEC env's id: ``pettingzoo.make("aec", AEC_ENV_ID)``."""
 GYM_ENV_ID = "reversi_env/Reversi-v0"
+"""The Gymnasium env's id: ``gymnasium.make(GYM_ENV_ID)``, ``gymnasium.make_vec(GYM_ENV_ID, num_envs=N)``."""
 # PettingZoo's registry (pettingzoo.make) is recent; without it, reversi_env.env() is the way in.
 if hasattr(_pettingzoo, "register") and AEC_ENV_ID not in _pettingzoo.aec_registry:
     _pettingzoo.register("aec", AEC_ENV_ID, entry_point="reversi_env.aec:env")

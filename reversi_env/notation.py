@@ -18,7 +18,9 @@ Action: TypeAlias = int
 """A square 0-63, or PASS (64)."""
 
 PASS: Action = 64
+"""The pass action, legal only when the player to move has no placement."""
 NUM_ACTIONS = 65
+"""The size of the action space, ``Discrete(65)``."""
 FILES = "ABCDEFGH"
 PASS_NAME = "PASS"
 

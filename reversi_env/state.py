@@ -21,7 +21,9 @@ Player: TypeAlias = int
 """0 = black (X, moves first), 1 = white (O)."""
 
 BLACK: Player = 0
+"""Black's player number; black moves first."""
 WHITE: Player = 1
+"""White's player number."""
 PLAYER_NAMES = ("black", "white")
 PLAYER_SYMBOLS = ("X", "O")
 HEADER = "  A B C D E F G H"

@@ -4,7 +4,7 @@ README.md's own Python blocks are run by test_readme.py; here: the links and
 file names of README.md and docs/*.md, every command of their ``bash`` blocks
 and of the ``--help`` examples (each flag and value accepted by today's
 parsers, which name their defaults), the runnable Python blocks of docs/*.md
-and the NBoard session that docs/engine_protocols.md shows.
+and the NBoard session that docs/protocols.md shows.
 """
 
 from __future__ import annotations
@@ -295,9 +295,9 @@ def json_lines(path: Path) -> list[object]:
 
 
 def test_the_nboard_session_shown_is_what_the_engine_says() -> None:
-    text = TEXTS[REPO_ROOT / "docs" / "engine_protocols.md"]
+    text = TEXTS[REPO_ROOT / "docs" / "protocols.md"]
     m = re.search(r"^\$ printf '([^\n]*?)' \\\n  \| reversi (nboard [^\n]*)\n(.*?)^```", text, flags=re.M | re.S)
-    assert m, "docs/engine_protocols.md: the NBoard session to try by hand"
+    assert m, "docs/protocols.md: the NBoard session to try by hand"
     sent, command, shown = m.group(1).encode().decode("unicode_escape"), m.group(2), m.group(3)
     done = subprocess.run(
         [sys.executable, "-m", "agents", *shlex.split(command)],
@@ -314,4 +314,4 @@ def test_the_nboard_session_shown_is_what_the_engine_says() -> None:
         lines = re.sub(r"^(nodestats \d+) [\d.]+$", r"\1 T", lines, flags=re.M)
         return re.sub(r"^(=== \w+/[-\d.]+)/[\d.]+$", r"\1/T", lines, flags=re.M).splitlines()
 
-    assert untimed(done.stdout) == untimed(shown), "update the session in docs/engine_protocols.md:\n" + done.stdout
+    assert untimed(done.stdout) == untimed(shown), "update the session in docs/protocols.md:\n" + done.stdout
