@@ -7,7 +7,7 @@ and the last 8 empties solved exactly) and ``alphabeta:2 no solver`` (the same
 two plies without the solver) from distinct random openings, each played
 twice with the colours swapped: by default every 2-ply opening (12 positions,
 24 games); ``--opening-plies 4`` allows more games. Scores (a win 1, a draw
-1/2) carry Wilson 95 % intervals and sit next to the targets of issue 14
+1/2) carry Wilson 95 % intervals and sit next to the evaluation's targets
 (>= 90 % and >= 75 %, the latter for both readings of ``alphabeta:2``) and
 the ratio score / target (1.00x or more: met); ``--games 0`` skips the games.
 Then the evaluations a second of the learned evaluation (``evaluate`` on the
@@ -51,11 +51,11 @@ from reversi_env.state import GameState
 
 NO_SOLVER = "alphabeta:2 no solver"
 """``AlphaBetaAgent(2, exact_empties=0)``: depth-2 alpha-beta on the hand-written
-evaluation and nothing else, the issue's literal wording (the ladder's
+evaluation and nothing else, "depth-2 alpha-beta" read literally (the ladder's
 ``alphabeta:2`` also solves its last 8 empties exactly)."""
 
 TARGETS = {"positional": 0.90, "alphabeta:2": 0.75, NO_SOLVER: 0.75}
-"""Issue 14's targets for the evaluation alone: the 75 % one under both readings of ``alphabeta:2``."""
+"""The evaluation's targets when it plays alone: the 75 % one under both readings of ``alphabeta:2``."""
 
 
 def opponent(spec: str, seed: int) -> Agent:

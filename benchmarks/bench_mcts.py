@@ -159,8 +159,7 @@ def pairs_table(simulations: int, plies: list[int], rounds: int, max_nodes: int 
     once with one thread, once with two in one tree and once with two
     root-parallel trees, and divides. The median of a position's ratios and
     their range hold up where a shared host's speed drifts from one search to
-    the next, which the ratio of two bests of three does not (docs/mcts.md,
-    session 25)."""
+    the next, which the ratio of two bests of three does not."""
     print(
         f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17}"
         f" {'median ratio':>13} {'range of ' + str(rounds):>16} {'nodes/s ratio':>14}"
