@@ -548,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
             f"ours (one best move) / zebra time: {totals['secondsFalse'] / totals['zseconds']:.1f}x"
         )
     if not wrong:
-        record_if_asked(args, solver_figures(args, totals, modes))
+        record_if_asked(args, solver_figures(args, totals, modes), None if argv is None else ["bench_solver.py", *argv])
     return 1 if wrong else 0
 
 

@@ -195,10 +195,12 @@ def record(
     os.replace(partial, path)  # a reader sees the old page or the new one, never half of one
 
 
-def record_if_asked(args: argparse.Namespace, figures: Sequence[Figure]) -> None:
-    """With ``--record``: write ``figures`` into ``--record-file`` and say so on stderr."""
+def record_if_asked(args: argparse.Namespace, figures: Sequence[Figure], argv: Sequence[str] | None = None) -> None:
+    """With ``--record``: write ``figures`` into ``--record-file`` and say so on stderr.
+    ``argv`` is the command line that was parsed, script name first (default ``sys.argv``)."""
     if not args.record:
         return
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    record(figures, args.record_file, command=command_line(sys.argv), machine_text=machine(), date=today)
+    command = command_line(sys.argv if argv is None else argv)
+    record(figures, args.record_file, command=command, machine_text=machine(), date=today)
     print(f"recorded {len(figures)} row(s) in {args.record_file}", file=sys.stderr)

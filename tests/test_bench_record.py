@@ -110,3 +110,18 @@ def test_the_benchmarks_page_has_one_row_a_key_and_every_column(record: ModuleTy
         _, _, figure, _, _, command, machine, date = cells
         assert figure and command.startswith(("python ", "reversi ")) and machine, row
         assert len(date) == 10 and date[4] == date[7] == "-", row
+
+
+def test_bench_solver_records_the_ffo_totals_with_the_command_it_was_given(
+    tmp_path: Path, record: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = page(tmp_path, record, [])
+    argv = ["--first", "20", "--last", "20", "--one-best-only", "--record", "--record-file", str(path)]
+    assert importlib.import_module("bench_solver").main(argv) == 0
+    out, _ = capsys.readouterr()
+    total = next(line for line in out.splitlines() if line.startswith("total, one best move:"))
+    (row,) = rows_of(path)
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    assert cells[0] == "solver.ffo-20-20"
+    assert cells[2].startswith(total.split(": ")[1].split(",")[0])  # the seconds printed
+    assert cells[5] == "python benchmarks/bench_solver.py --first 20 --last 20 --one-best-only"
