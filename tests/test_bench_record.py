@@ -125,3 +125,24 @@ def test_bench_solver_records_the_ffo_totals_with_the_command_it_was_given(
     assert cells[0] == "solver.ffo-20-20"
     assert cells[2].startswith(total.split(": ")[1].split(",")[0])  # the seconds printed
     assert cells[5] == "python benchmarks/bench_solver.py --first 20 --last 20 --one-best-only"
+
+
+def test_bench_eval_records_its_scores_and_speeds(
+    tmp_path: Path, record: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = page(tmp_path, record, [])
+    argv = ["bench_eval.py", "--games", "2", "--search", "1", "--seconds", "0.1", "--depth", "2"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--record", "--record-file", str(path)])
+    importlib.import_module("bench_eval").main()
+    out, _ = capsys.readouterr()
+    rows = {row.split("|")[1].strip(): row for row in rows_of(path)}
+    assert set(rows) == {
+        "eval.pattern-vs-positional",
+        "eval.pattern-vs-alphabeta-2",
+        "eval.pattern-vs-alphabeta-2-no-solver",
+        "eval.speed",
+        "alphabeta.midgame",
+    }
+    printed = next(line for line in out.splitlines() if line.startswith("positional "))
+    assert f"| {printed.split()[1]} [" in rows["eval.pattern-vs-positional"]  # the score printed
+    assert "| python benchmarks/bench_eval.py --games 2 --search 1 --seconds 0.1 --depth 2 |" in rows["eval.speed"]
