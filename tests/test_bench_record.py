@@ -146,3 +146,36 @@ def test_bench_eval_records_its_scores_and_speeds(
     printed = next(line for line in out.splitlines() if line.startswith("positional "))
     assert f"| {printed.split()[1]} [" in rows["eval.pattern-vs-positional"]  # the score printed
     assert "| python benchmarks/bench_eval.py --games 2 --search 1 --seconds 0.1 --depth 2 |" in rows["eval.speed"]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "keys"),
+    [
+        ("bench_env", ["--steps", "8", "--vector-steps", "1", "--rounds", "1"], {"env.aec", "env.vector-1024"}),
+        ("bench_mcts", ["--simulations", "99", "--openspiel-simulations", "9"], {"mcts.uct-start", "mcts.uct-midgame"}),
+        ("bench_alphazero", ["--skip-strength", "--simulations", "8", "--batch", "4"], {"alphazero.sims-start-1"}),
+        ("bench_arena", ["--games", "2", "--jobs", "1", "--no-ray", "--agents", "random", "greedy"], {"arena.pool"}),
+        (
+            "bench_engine",
+            ["--engine", "random", "--levels", "--ladder", "--games", "2"],
+            {"engine.random-vs-positional", "engine.random-vs-alphabeta-2"},
+        ),
+    ],
+)
+def test_each_script_records_its_rows(
+    script: str,
+    args: list[str],
+    keys: set[str],
+    tmp_path: Path,
+    record: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = page(tmp_path, record, [])
+    monkeypatch.setattr(sys, "argv", [f"{script}.py", *args, "--record", "--record-file", str(path)])
+    importlib.import_module(script).main()
+    capsys.readouterr()
+    rows = {row.split("|")[1].strip(): row for row in rows_of(path)}
+    assert keys <= set(rows), sorted(rows)
+    for row in rows.values():
+        assert f"| python benchmarks/{script}.py {' '.join(args)} |" in row
