@@ -9,6 +9,7 @@ colours swapped: the raw policy (``alphazero:sims=0``) against greedy and
 ``alphazero:sims=200`` against ``alphabeta:3``, scores with 95 % Wilson intervals.
 Every figure sits beside its target and the ratio figure / target: 1 or more
 meets a speed or score target, 1 or less the own-share one (at most 10 %).
+``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 
     python benchmarks/bench_alphazero.py [--net PATH] [--games 20] [--opening-plies 2]
         [--simulations 2000] [--batch 64]
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
 
 from agents.arena.tournament import Tournament, random_openings, run_tournament
@@ -114,7 +116,9 @@ def main() -> None:
         "--seed", type=seed_int, default=0, help="seed of the matches' openings and players (default 0)"
     )
     parser.add_argument("--skip-strength", action="store_true", help="measure the search speed only, no matches")
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
     if not args.skip_strength:
         try:
             random_openings(args.games // 2, args.opening_plies, args.seed)
@@ -129,6 +133,7 @@ def main() -> None:
 
     print(f"network {args.net}; torch threads 1; batch {args.batch} leaves a tree; {load()}")
     print(f"{'search':<28}{'sims/s':>10}{'target':>9}{'ratio':>7}{'own share':>11}{'target':>8}{'ratio':>7}")
+    figures: list[Figure] = []
     for label, state in (("start", GameState.initial()), ("midgame (20 plies)", midgame())):
         for trees in (1, 8):
             rate, overhead = speed(args.net, state, args.simulations, args.batch, trees)
@@ -137,25 +142,47 @@ def main() -> None:
                 f"{name:<28}{rate:>10,.0f}{TARGET_SIMS:>9,.0f}{rate / TARGET_SIMS:>7.2f}"
                 f"{overhead:>10.1%}{TARGET_OVERHEAD:>8.0%}{overhead / TARGET_OVERHEAD:>7.2f}"
             )
+            key = f"alphazero.sims-{label.split()[0]}-{trees}"
+            measure = f"AlphaZero PUCT sims/s, {name} (search's own share {overhead:.1%})"
+            target = f"target: {TARGET_SIMS:,.0f}"
+            figures.append(Figure(key, measure, f"{rate:,.0f}", target, f"{rate / TARGET_SIMS:.2f}x"))
     if args.skip_strength:
+        record_if_asked(args, figures)
         return
     games = f"{args.games} games, {args.opening_plies}-ply openings"
     print(f"\n{'match':<36}{'score':>7}{'95 % interval':>17}{'target':>8}{'ratio':>7}  ({games})")
     net = f"net={args.net}"
     for me, opponent in ((f"alphazero:sims=0,{net}", "greedy"), (f"alphazero:sims=200,{net}", "alphabeta:3")):
-        print(match_row(me, opponent, args.games, args.opening_plies, args.seed))
+        line, figure = match(me, opponent, args.games, args.opening_plies, args.seed)
+        print(line)
+        figures.append(figure)
     print(load())
+    record_if_asked(args, figures)
 
 
 def match_row(me: str, opponent: str, games: int, plies: int, seed: int) -> str:
     """One row of the match table: ``me``'s score against ``opponent`` (``strength``), its
     interval, the target, the ratio score / target and the match's seconds."""
+    return match(me, opponent, games, plies, seed)[0]
+
+
+def match(me: str, opponent: str, games: int, plies: int, seed: int) -> tuple[str, Figure]:
+    """``match_row``'s line and the same match as a row of the benchmarks page."""
     start = time.perf_counter()
     score, low, high = strength(me, opponent, games, plies, seed)
     label = f"{me.split(',')[0]} vs {opponent}"
     elapsed = time.perf_counter() - start
     target = TARGETS[opponent]
-    return f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{target:>9.2f}{score / target:>7.2f}  ({elapsed:.0f} s)"
+    line = f"{label:<36}{score:>7.2f}   [{low:.2f}, {high:.2f}]{target:>9.2f}{score / target:>7.2f}  ({elapsed:.0f} s)"
+    key = f"alphazero.{me.split(',')[0].split(':')[1]}-vs-{opponent}".replace(":", "")
+    figure = Figure(
+        key,
+        f"score of {label}, {games} games, {plies}-ply openings",
+        f"{score:.2f} [{low:.2f}, {high:.2f}]",
+        f"target: {target:.2f}",
+        f"{score / target:.2f}x",
+    )
+    return line, figure
 
 
 def load() -> str:

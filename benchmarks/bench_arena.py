@@ -8,6 +8,7 @@ extra). Each line prints games per second and the ratio to the anchor.
 
     python benchmarks/bench_arena.py [--games 10] [--jobs 2] [--agents random alphabeta:3 alphabeta:4 mcts:sims=2000]
 
+``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 Worker processes are spawned (a fresh interpreter each, importing numba: a few
 seconds once per run), so very cheap games run faster with ``--jobs 1``.
 """
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
 
 from agents.arena.ratings import Ratings
@@ -64,7 +66,9 @@ def main() -> None:
     parser.add_argument(
         "--no-ray", action="store_true", help="skip the Ray line (default: run it when ray is installed)"
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
     try:
         t = Tournament.create(args.agents, games=args.games, seed=1)
         check_specs(args.agents)  # a spec that cannot be built fails before any game
@@ -86,11 +90,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         run_tournament(Tournament.create(args.agents, games=2, seed=2), Path(tmp) / "warm.jsonl", jobs=1)
         label = "play_game loop (anchor)"
-        rows = [(label, timed(label, n, anchor))]
+        rows = [("", label, timed(label, n, anchor))]
         label = "arena --jobs 1"
-        rows.append((label, timed(label, n, arena(t, Path(tmp) / "j1.jsonl", jobs=1))))
+        rows.append(("arena.jobs-1", label, timed(label, n, arena(t, Path(tmp) / "j1.jsonl", jobs=1))))
         label = f"arena --jobs {args.jobs} (process pool)"
-        rows.append((label, timed(label, n, arena(t, Path(tmp) / "jn.jsonl", jobs=args.jobs))))
+        rows.append(("arena.pool", label, timed(label, n, arena(t, Path(tmp) / "jn.jsonl", jobs=args.jobs))))
         if not args.no_ray:
             try:
                 import ray
@@ -101,14 +105,20 @@ def main() -> None:
                 ray.init(num_cpus=args.jobs, include_dashboard=False, log_to_driver=False)
                 startup = time.perf_counter() - start
                 label = f"arena --backend ray, {args.jobs} CPUs"
-                rows.append((label, timed(label, n, arena(t, Path(tmp) / "ray.jsonl", backend="ray"))))
+                rows.append(("arena.ray", label, timed(label, n, arena(t, Path(tmp) / "ray.jsonl", backend="ray"))))
                 ray.shutdown()
                 print(f"(Ray local instance start-up: {startup:.1f} s, not counted)")
-    base = rows[0][1]
+    base = rows[0][2]
     print(f"{n} games: {', '.join(args.agents)}; {args.games} per pairing")
     print(f"{'':40s} {'seconds':>8s} {'games/s':>8s} {'vs anchor':>10s}")
-    for label, seconds in rows:
+    for _, label, seconds in rows:
         print(f"{label:40s} {seconds:8.2f} {n / seconds:8.1f} {base / seconds:9.2f}x")
+    anchor_text = f"a `play_game` loop: {n / base:.2f}"
+    figures = [
+        Figure(key, f"games/s, {label}", f"{n / seconds:.2f}", anchor_text, f"{base / seconds:.2f}x")
+        for key, label, seconds in rows[1:]
+    ]
+    record_if_asked(args, figures)
 
 
 if __name__ == "__main__":

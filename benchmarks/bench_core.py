@@ -6,7 +6,9 @@ compiled here with gcc if present) and OpenSpiel's othello (with the `bench`
 extra); GameState.apply and legal_actions in microseconds; perft(9); and the
 cold and warm start of a fresh process (import + first playout).
 
-    python benchmarks/bench_core.py [--games 200000]
+    python benchmarks/bench_core.py [--games 200000] [--record]
+
+``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from record import Figure, add_record_options, check_record_file, rate_figure, record_if_asked, time_figure
 
 from agents.ui.options import bounded_int
 from reversi_env import GameState, perft
@@ -129,7 +132,9 @@ def main() -> None:
         default=200_000,
         help="random games per playout measurement, 2 or more (default 200000)",
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
 
     with tempfile.TemporaryDirectory() as cache:
         cold = start_seconds(cache)
@@ -157,6 +162,35 @@ def main() -> None:
     print(row(f"perft(9) = {leaves:,}", perft_s, "s"))
     print(row("cold start (import + first playout)", cold, "s"))
     print(row("warm start (import + first playout)", warm, "s"))
+    record_if_asked(
+        args,
+        [
+            rate_figure("core.playouts-c", "random games/s, one numba call", one_call, "hand-written C", c_rate),
+            rate_figure(
+                "core.playouts-per-call-c", "random games/s, a Python call a game", per_call, "hand-written C", c_rate
+            ),
+            rate_figure(
+                "core.playouts-openspiel", "random games/s, one numba call", one_call, "OpenSpiel othello", spiel_rate
+            ),
+            time_figure(
+                "core.apply-openspiel",
+                "`GameState.apply`",
+                apply_us,
+                "OpenSpiel `apply_action`",
+                spiel_us[0] if spiel_us else None,
+            ),
+            time_figure(
+                "core.legal-openspiel",
+                "`GameState.legal_actions`",
+                legal_us,
+                "OpenSpiel `legal_actions`",
+                spiel_us[1] if spiel_us else None,
+            ),
+            Figure("core.perft9", f"`perft(9)` = {leaves:,}", f"{perft_s:.3f} s"),
+            Figure("core.cold-start", "import + first playout, empty numba cache", f"{cold:.2f} s"),
+            Figure("core.warm-start", "import + first playout, warm cache", f"{warm:.2f} s"),
+        ],
+    )
 
 
 if __name__ == "__main__":

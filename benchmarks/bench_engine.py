@@ -36,7 +36,8 @@ plays them out on the board.
 ``--out FILE`` appends every game to a JSON Lines file as it ends, as
 ``reversi arena`` records its games (black's and white's specs, the opening,
 the transcript, the moves and their times), so a lost game can be replayed,
-e.g. against the exact solver with ``reversi analyze``.
+e.g. against the exact solver with ``reversi analyze``. ``--record`` writes each
+pairing's score into docs/benchmarks.md (``record.py``; a shard's are not recorded).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
@@ -74,7 +76,7 @@ from reversi_env.symmetry import canonical_game
 
 GRHINO = "/usr/games/gtp-rhino"
 LADDER = ("positional", "alphabeta:2", "alphabeta:4")
-# The issue's bar: >= 90 % against GRhino's strongest level at 1 s a move.
+# The engines' target: >= 90 % against GRhino's strongest level at 1 s a move.
 TARGETS = {f"gtp:{GRHINO} -l 5 -b 0 -r 0": 0.90}
 
 
@@ -267,7 +269,9 @@ def main() -> None:
         metavar=("MID", "EXACT", "WLD"),
         help="Zebra's midgame depth and exact / win-loss-draw solve empties (default 10 18 20)",
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
     engines = args.engine or ["alphabeta:time=1", "mcts:time=1"]
     if args.games < 2 or args.games % 2:
         parser.error("--games must be a positive even number")
@@ -315,6 +319,7 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
+    figures: list[Figure] = []
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
@@ -330,8 +335,26 @@ def main() -> None:
                 flush=True,
             )
             print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+            figures.append(pairing_figure(engine, shown, t))
     if out is not None:
         out.close()
+    if shard == (0, 1):
+        record_if_asked(args, figures)
+
+
+def pairing_figure(engine: str, opponent: str, t: Tally) -> Figure:
+    """A pairing's row of the benchmarks page: the score with its 95 % interval against the
+    opponent, and our thinking time a move as a multiple of the opponent's."""
+    lo, hi = wilson_interval(t.points, t.games)
+    ours = t.seconds / max(t.moves, 1)
+    theirs = t.opponent_seconds / max(t.opponent_moves, 1)
+    return Figure(
+        re.sub(r"[^A-Za-z0-9.=,]+", "-", f"engine.{engine}-vs-{opponent}"),
+        f"score of `{engine}` against `{opponent}`, {t.games} games ({t.wins}-{t.draws}-{t.losses})",
+        f"{t.points / t.games:.1%} [{lo:.1%}, {hi:.1%}], {ours:.2f} s a move",
+        f"{theirs:.2f} s a move",
+        f"time {ours / theirs:.2f}x the opponent's" if theirs else "",
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Environment speed, side by side with its anchors, in one run.
 
-    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3]
+    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3] [--record]
 
 Prints: AEC ``env()`` steps/s with mask-sampled actions next to PettingZoo's
 ``connect_four_v3`` in the same loop, and the ratio (target >= 5x), plus our env
@@ -12,6 +12,7 @@ when pgx is installed. Needs ``pip install '.[bench]'``.
 Every figure is the best of ``--rounds`` interleaved rounds. Rates are given
 per second of this process's CPU time (``time.process_time``), so other load on
 a shared machine does not count; the vector env also shows wall-clock rates.
+``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 from pettingzoo.utils import wrappers
+from record import Figure, add_record_options, check_record_file, rate_figure, record_if_asked
 
 import reversi_env
 from agents.ui.options import bounded_int, positive_int
@@ -163,7 +165,9 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=positive_int, default=3, help="interleaved rounds; the best is shown (default 3)"
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
 
     import pettingzoo
 
@@ -184,6 +188,12 @@ def main() -> None:
     print(f"{'  same, our env under the stock wrappers':46s} {stock:12,.0f} {c4:12,.0f} {stock / c4:7.1f}x")
     print(f"{'raw_env step + observe (us)':46s} {raw_us:12.2f}")
     print(f"{'ReversiGymEnv steps/s':46s} {gym:12,.0f}")
+    figures = [
+        rate_figure("env.aec", "AEC `env()` steps/s, mask-sampled actions", ours, "`connect_four_v3`", c4),
+        rate_figure("env.aec-stock-wrappers", "the same, PettingZoo's stock wrappers", stock, "`connect_four_v3`", c4),
+        Figure("env.raw-step", "`raw_env` step + observe", f"{raw_us:.2f} us"),
+        Figure("env.gym", "`ReversiGymEnv` steps/s (move + opponent reply)", f"{gym:,.0f}"),
+    ]
     for n in (1, 64, 1024):
         measure = functools.partial(vector_steps_per_second, n, args.vector_steps * (10 if n == 1 else 1))
         cpu, wall = best(args.rounds, measure)
@@ -192,6 +202,8 @@ def main() -> None:
         target = "  (target >= 1,000,000)" if n == 1024 else ""
         print(f"{f'ReversiVectorEnv steps/s, N = {n}':46s} {cpu:12,.0f} {anchor:>12s} {ratio:>8s}{target}")
         print(f"{'  wall clock':46s} {wall:12,.0f}")
+        figures.append(rate_figure(f"env.vector-{n}", f"`ReversiVectorEnv` steps/s, N = {n}", cpu, "pgx othello", p))
+    record_if_asked(args, figures)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ and the last 8 empties solved exactly) and ``alphabeta:2 no solver`` (the same
 two plies without the solver) from distinct random openings, each played
 twice with the colours swapped: by default every 2-ply opening (12 positions,
 24 games); ``--opening-plies 4`` allows more games. Scores (a win 1, a draw
-1/2) carry Wilson 95 % intervals and sit next to the targets of issue 14
+1/2) carry Wilson 95 % intervals and sit next to the evaluation's targets
 (>= 90 % and >= 75 %, the latter for both readings of ``alphabeta:2``) and
-the ratio score / target (1.00x or more: met); ``--games 0`` skips the games.
+the ratio score / target (1.00x or more: met); ``--games 0`` skips the games;
+``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 Then the evaluations a second of the learned evaluation (``evaluate`` on the
 trained weights, and ``evaluate_expanded`` on ``expand_weights``' copy, which
 the searches call) and of the hand-written ``ladder.evaluate``, each called
@@ -29,12 +30,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
 from numba import njit
+from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
@@ -51,11 +54,11 @@ from reversi_env.state import GameState
 
 NO_SOLVER = "alphabeta:2 no solver"
 """``AlphaBetaAgent(2, exact_empties=0)``: depth-2 alpha-beta on the hand-written
-evaluation and nothing else, the issue's literal wording (the ladder's
+evaluation and nothing else, "depth-2 alpha-beta" read literally (the ladder's
 ``alphabeta:2`` also solves its last 8 empties exactly)."""
 
 TARGETS = {"positional": 0.90, "alphabeta:2": 0.75, NO_SOLVER: 0.75}
-"""Issue 14's targets for the evaluation alone: the 75 % one under both readings of ``alphabeta:2``."""
+"""The evaluation's targets when it plays alone: the 75 % one under both readings of ``alphabeta:2``."""
 
 
 def opponent(spec: str, seed: int) -> Agent:
@@ -167,12 +170,14 @@ def midgame_positions(count: int) -> list[GameState]:
     return states
 
 
-def search_speed(count: int, seconds: float, depth: int) -> None:
-    """The timed and the fixed-depth midgame search with the learned evaluation, a fresh table each."""
+def search_speed(count: int, seconds: float, depth: int) -> Figure:
+    """The timed and the fixed-depth midgame search with the learned evaluation, a fresh table each;
+    the timed search's nodes a second and mean depth as a row of the benchmarks page."""
     evaluation = patterns.pattern_evaluation()
     states = midgame_positions(count)
     p, o = states[0].kernel_boards()
     iterative_deepening(p, o, states[0].legal_actions(), new_table(1 << 10), evaluation, max_depth=2)  # compile
+    figure = Figure("", "", "")
     for label, limits in ((f"{seconds:g} s", {"time_limit": seconds}), (f"depth {depth}", {"max_depth": depth})):
         print(f"midgame search, learned evaluation, {label} a position:")
         total_nodes, total_seconds, depths = 0, 0.0, []
@@ -192,6 +197,13 @@ def search_speed(count: int, seconds: float, depth: int) -> None:
             f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s of CPU time, "
             f"load average {os.getloadavg()[0]:.2f}"
         )
+        if "time_limit" in limits:
+            figure = Figure(
+                "alphabeta.midgame",
+                f"midgame search, {label} a position on {count} positions, learned evaluation, CPU time",
+                f"{total_nodes / total_seconds / 1e6:.2f} M nodes/s, mean depth {np.mean(depths):.1f}",
+            )
+    return figure
 
 
 def main() -> None:
@@ -214,11 +226,15 @@ def main() -> None:
         default=8,
         help=f"search: the fixed depth, 1 to {MAX_DEPTH} (default 8)",
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
     weights = read_weights_arg(parser, "--weights", args.weights) if args.weights else patterns.load_weights()
     if args.games:
         check_openings(parser, args.games, args.opening_plies, args.seed)
-        play(weights, args.games, args.seed, args.opening_plies)
+        figures = play(weights, args.games, args.seed, args.opening_plies)
+    else:
+        figures = []
     ps, os = positions(20000, args.seed)
     learned = rate(_pattern_loop, ps, os, weights)
     expanded = rate(_expanded_loop, ps, os, patterns.expand_weights(weights))
@@ -227,8 +243,12 @@ def main() -> None:
     print(f"{'learned':<22}{learned:>14,.0f}   {learned / hand:.2f}x the hand-written")
     print(f"{'learned, expanded':<22}{expanded:>14,.0f}   {expanded / hand:.2f}x the hand-written (the searches')")
     print(f"{'hand-written':<22}{hand:>14,.0f}")
+    measure = "evaluations a second, the learned evaluation as the searches call it"
+    ratio = f"{expanded / hand:.2f}x"
+    figures.append(Figure("eval.speed", measure, f"{expanded:,.0f}", f"hand-written: {hand:,.0f}", ratio))
     if args.search:
-        search_speed(args.search, args.seconds, args.depth)
+        figures.append(search_speed(args.search, args.seconds, args.depth))
+    record_if_asked(args, figures)
 
 
 def read_weights_arg(parser: argparse.ArgumentParser, name: str, path: str) -> np.ndarray:
@@ -252,11 +272,13 @@ def check_openings(parser: argparse.ArgumentParser, games: int, plies: int, seed
         parser.error(f"--opening-plies {plies}: {e}")
 
 
-def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
+def play(weights: np.ndarray, games: int, seed: int, plies: int) -> list[Figure]:
     """The pattern player against the targets' opponents; prints the scores, each
-    beside its target and the ratio score / target (1.00x or more: met)."""
+    beside its target and the ratio score / target (1.00x or more: met), and returns
+    them as rows of the benchmarks page."""
     print(f"pattern (1 ply on the learned evaluation), {games} games each, {plies}-ply openings, colours swapped")
     print(f"{'opponent':<22}{'score':>8}{'95% interval':>18}{'target':>9}{'ratio':>8}")
+    figures = []
     for spec, target in TARGETS.items():
         with tqdm(total=games, desc=f"vs {spec}", unit="game", leave=False, file=sys.stderr) as bar:
             s = score_against(weights, spec, games, seed, plies, bar.update)
@@ -265,6 +287,16 @@ def play(weights: np.ndarray, games: int, seed: int, plies: int) -> None:
             f"{spec:<22}{s / games:>8.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}{f'>= {target:.0%}':>9}"
             f"{s / games / target:>7.2f}x   ({s:g}/{games})"
         )
+        figures.append(
+            Figure(
+                "eval.pattern-vs-" + re.sub(r"[^a-z0-9]+", "-", spec),
+                f"score of the learned evaluation alone (1 ply) against `{spec}`, {games} games",
+                f"{s / games:.1%} [{lo:.1%}, {hi:.1%}]",
+                f"target: {target:.0%}",
+                f"{s / games / target:.2f}x",
+            )
+        )
+    return figures
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ machine whose speed drifts from one search to the next); ``--match-games N`` pla
 ``mcts:time=T,threads=2`` against ``mcts:time=T,threads=1`` at equal time from
 the 2-ply openings, colours swapped (``--parallel root`` for root-parallel).
 The load average is printed before and after.
+``--record`` writes the single-thread table into docs/benchmarks.md (``record.py``).
 
     python benchmarks/bench_mcts.py [--simulations 200000] [--openspiel-simulations 3000]
     python benchmarks/bench_mcts.py --threads [--plies 0 10 20 30 40] [--pairs 6]
@@ -38,6 +39,7 @@ import sys
 import time
 
 import numpy as np
+from record import Figure, add_record_options, check_record_file, rate_figure, record_if_asked
 
 from agents.play.match import play_game
 from agents.search.mcts import DEFAULT_MAX_NODES, PARALLEL, TEXTBOOK_UCT, MCTSAgent
@@ -157,8 +159,7 @@ def pairs_table(simulations: int, plies: list[int], rounds: int, max_nodes: int 
     once with one thread, once with two in one tree and once with two
     root-parallel trees, and divides. The median of a position's ratios and
     their range hold up where a shared host's speed drifts from one search to
-    the next, which the ratio of two bests of three does not (docs/mcts.md,
-    session 25)."""
+    the next, which the ratio of two bests of three does not."""
     print(
         f"{'position, 2 threads':<28} {'1 thread sims/s':>16} {'2 threads sims/s':>17}"
         f" {'median ratio':>13} {'range of ' + str(rounds):>16} {'nodes/s ratio':>14}"
@@ -303,7 +304,11 @@ def main() -> None:
         help=f"with --threads: the tree's pool (default {DEFAULT_MAX_NODES:,}, the agent's); a search that fills it "
         "is said on stderr",
     )
+    add_record_options(parser)
     args = parser.parse_args()
+    check_record_file(parser, args)
+    if args.record and args.threads:
+        parser.error("--record writes the single-thread table: leave out --threads")
     if args.max_nodes < 130:
         parser.error(f"--max-nodes {args.max_nodes}: give 130 or more (a root and its children for each thread)")
     if args.pairs < 0:
@@ -324,13 +329,21 @@ def main() -> None:
     print(f"MCTS benchmark, single thread ({os.cpu_count()} cores, Python {sys.version.split()[0]})")
     print(f"numba warm-up (first search, compile or cache load): {warmup:.2f} s")
     print(f"{'position':<24} {'ours (UCT) sims/s':>18} {'OpenSpiel C++ sims/s':>22} {'ratio':>9} {'ours default':>14}")
-    for name, moves in (("start", []), (f"midgame ({MIDGAME_PLIES} plies)", random_moves())):
+    figures: list[Figure] = []
+    for key, name, moves in (
+        ("start", "start", []),
+        ("midgame", f"midgame ({MIDGAME_PLIES} plies)", random_moves()),
+    ):
         mine = ours(moves, args.simulations)
         theirs = openspiel(moves, args.openspiel_simulations)
         default = ours(moves, args.simulations, textbook=False)
         ratio = f"{mine / theirs:8.1f}x" if theirs else "      n/a"
         theirs_text = f"{theirs:>22,.0f}" if theirs else f"{'n/a (no pyspiel)':>22}"
         print(f"{name:<24} {mine:>18,.0f} {theirs_text} {ratio} {default:>14,.0f}")
+        uct = rate_figure(f"mcts.uct-{key}", f"MCTS sims/s, textbook UCT, {name}", mine, "OpenSpiel MCTSBot", theirs)
+        figures.append(uct)
+        figures.append(Figure(f"mcts.default-{key}", f"MCTS sims/s, the default agent, {name}", f"{default:,.0f}"))
+    record_if_asked(args, figures)
 
 
 if __name__ == "__main__":

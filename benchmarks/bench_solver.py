@@ -37,6 +37,9 @@ the search to depth D instead, with the learned evaluation, and prints how
 much faster two threads got there (nodes a second are not strength: the time to
 a depth is what a second thread buys).
 
+``--record`` writes the FFO totals (beside Zebra's, with ``--zebra``) into
+docs/benchmarks.md (``record.py``).
+
     python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
@@ -60,6 +63,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
+from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
 
 from agents.arena.tournament import Opening, close_agent, read_results
@@ -430,7 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SPEC",
         help="--games: these players' moves against the exact best ones instead (e.g. mcts:time=1 mcts:time=1,proof=0)",
     )
+    add_record_options(parser)
     args = parser.parse_args(argv)
+    check_record_file(parser, args)
     for spec in args.players or []:
         try:
             parse_spec(spec)
@@ -541,7 +547,33 @@ def main(argv: list[str] | None = None) -> int:
             f"zebra: {totals['zseconds']:.2f} s, {totals['znodes']:,d} nodes, {zrate:.2f} M nodes/s; "
             f"ours (one best move) / zebra time: {totals['secondsFalse'] / totals['zseconds']:.1f}x"
         )
+    if not wrong:
+        record_if_asked(args, solver_figures(args, totals, modes), None if argv is None else ["bench_solver.py", *argv])
     return 1 if wrong else 0
+
+
+def solver_figures(args: argparse.Namespace, totals: dict[str, float], modes: list[bool]) -> list[Figure]:
+    """The FFO totals as rows of the benchmarks page: CPU seconds and nodes a second of each
+    mode, the one-best-move one beside Zebra's time on the same positions (with ``--zebra``)."""
+    figures = []
+    for all_best in modes:
+        seconds, nodes = totals[f"seconds{all_best}"], totals[f"nodes{all_best}"]
+        what = "every best move" if all_best else "the score and one best move"
+        anchor = ratio = ""
+        if args.zebra and not all_best:
+            zebra_rate = totals["znodes"] / totals["zseconds"] / 1e6
+            anchor = f"Zebra: {totals['zseconds']:.2f} s, {zebra_rate:.1f} M nodes/s"
+            ratio = f"time {seconds / totals['zseconds']:.2f}x Zebra's"
+        figures.append(
+            Figure(
+                f"solver.ffo-{args.first}-{args.last}{'-all-best' if all_best else ''}",
+                f"FFO #{args.first}-#{args.last} solved exactly, {what}, CPU seconds",
+                f"{seconds:.2f} s, {nodes / seconds / 1e6:.1f} M nodes/s",
+                anchor,
+                ratio,
+            )
+        )
+    return figures
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ MISSING = "/nonexistent/weights.npz"
         ("bench_env", ["--rounds", "0"], "argument --rounds: must be >= 1, got '0'"),
         ("bench_env", ["--steps", "1"], "argument --steps: must be from 4 to"),
         ("bench_core", ["--games", "0"], "argument --games: must be from 2 to"),
+        ("bench_core", ["--record", "--record-file", MISSING], f"--record-file {MISSING}: No such file or directory"),
+        ("bench_arena", ["--record", "--record-file", str(REPO_ROOT / "README.md")], "README.md: no table between"),
         ("bench_arena", ["--games", "3"], "argument --games: must be an even number >= 2, got '3'"),
         ("bench_arena", ["--agents", "nobody:1", "random"], "--agents: unknown player 'nobody:1'"),
         ("bench_alphazero", ["--net", MISSING], "--net: no such network file"),

@@ -63,30 +63,29 @@ solve however long it takes."""
 
 EXACT_JUMP = 7
 """Iterative deepening goes from a depth straight to the end of the game once
-the end is this many plies or fewer beyond the next depth. Ply by ply, a
-second at 19-22 empties went on midgame depths 12-15 and never reached the
-exact depth, which the solver alone finishes in a fraction of a second
-there (parity, fastest-first and the unrolled last moves make exact nodes
-cheap); measured in docs/engine.md."""
+the end is this many plies or fewer beyond the next depth. Exact nodes are cheap
+(parity, fastest-first, the unrolled last moves), so at 19-22 empties the exact
+depth is reached in a fraction of a second, where deepening ply by ply spends the
+second on midgame depths 12-15 (``bench_solver.py --games 60 --timed 1 --jumps 7 0``)."""
 
 WLD_EMPTIES = 18
 """From this many empty squares up, iterative deepening asks first whether a
 move wins, draws or loses (the window (-1, 1) at the exact depth, far cheaper
 than the exact score) and only then for the margin: a won or drawn endgame the
-clock cuts short of its exact score is kept, where the midgame depths guessed.
-(Session 20: measured in docs/engine.md.)"""
+clock cuts short of its exact score is kept, where the midgame depths guessed
+(``bench_solver.py --games 60 --timed 1 --wld 18 off``)."""
 
 PROOF_EMPTIES = 22
 """Up to this many empty squares a timed search first tries to prove the
 root's outcome (``prove_outcome``) before it deepens the midgame: a second's
 midgame search there reaches depth 13-14, not the end, while the outcome
-alone usually takes a few million nodes (session 21's proof counts,
-docs/mcts.md). Both engines use it."""
+alone usually takes a few million nodes. Both engines use it."""
 PROOF_SHARE = 0.9
 """The share of a timed move's time the outcome proof may take; the rest is the midgame's.
 In the close endgames of matches against Zebra a proof at 21-22 empties often needs
 more than half a second, and what the midgame search or the tree finds in the other
-half is no better: 0.9 gave away fewer outcomes than 0.5 (session 26, docs/engine.md)."""
+half is no better: 0.9 gives away fewer outcomes than 0.5 (``bench_solver.py --from-games FILE
+--empties 21 --empties-max 22 --players mcts:time=1 alphabeta:time=1``)."""
 PROOF_MIDGAME_DEPTH = 6
 """The proof searches the midgame depths 1 to this (for the move order) and then jumps to the end."""
 
@@ -109,23 +108,19 @@ ORDER_MOBILITY = DISC
 would have costs a move this much more (one disc): 7-11 % fewer nodes to depths 9 and 10."""
 IID_EMPTIES = 17
 IID_DEPTH = 4
-"""An exact node with this many empties or more and nothing in the table first
-searches ``IID_DEPTH`` plies heuristically for a move to try first. (Session
-14, the session-12 weights: depth 2 took 8 % fewer nodes on FFO #20-#39, nearly
-all on #38-#39, and 4 % more on 40 engine-game positions of 21 empties; depth
-3 1 % more, 6 as few as 2 on FFO but slower; from 15 empties 4 % more.)"""
+"""An exact node with ``IID_EMPTIES`` empties or more and nothing in the table first
+searches ``IID_DEPTH`` plies heuristically for a move to try first: a good first move
+saves more nodes than the shallow search costs there, most on the hardest FFO
+positions (``bench_solver.py``, nodes of FFO #20-#39 and of ``--games 40 --empties 21``)."""
 ETC_EMPTIES = 13
 """Exact nodes with fewer empties skip the enhanced transposition cut-off (the
 probes of every child cost more than they save there)."""
 EXACT_EVAL_EMPTIES = 12
 EXACT_EVAL_KEY = 8
-"""Exact nodes with this many empties or more also order their moves by the
-evaluation of the child: ``EXACT_EVAL_KEY`` ordering units a disc (a reply
-for the opponent costs 16). From 12 empties rather than 13 since session 14
-(the session-12 weights, and an evaluation made cheaper since 13 was chosen):
-FFO #20-#39 161.2 M -> 150.2 M nodes, 40 positions of 21 empties from engine
-games (``bench_solver.py --games 40``) 529.2 M -> 509.5 M, 33 of the 40 fewer;
-from 14, 4 % more on FFO. 4 or 14 units a disc: 2 % more (docs/engine.md)."""
+"""Exact nodes with ``EXACT_EVAL_EMPTIES`` empties or more also order their moves by the
+evaluation of the child, ``EXACT_EVAL_KEY`` ordering units a disc (a reply for the
+opponent costs 16): above about 12 empties a better order saves more nodes than the
+evaluation costs (``bench_solver.py``, nodes of FFO #20-#39 and of ``--games 40``)."""
 ABDADA_DEPTH = 3
 ABDADA_EMPTIES = 13
 """With several threads, midgame nodes with this many plies to go or more, and exact nodes with this
@@ -136,8 +131,7 @@ MPC_SIGMA = (5.554, -0.0743, -0.7837, 0.4136)
 """The standard deviation in discs of a deep value predicted by a shallow one,
 ``c0 + c1 * empties + c2 * shallow depth + c3 * depth``, fitted by
 ``python benchmarks/probcut_fit.py --positions 400 --max-depth 10`` on the
-shipped evaluation (refitted in session 25 for the session-23 weights;
-docs/engine.md), and never below ``MPC_SIGMA_MIN``."""
+shipped evaluation (refit it when the weights change), and never below ``MPC_SIGMA_MIN``."""
 MPC_SIGMA_MIN = 1.0
 """The smallest standard deviation ProbCut assumes (discs)."""
 _BUF_KEYS = 40

@@ -57,19 +57,16 @@ PRESEARCH_MAX_DEPTH = 10
 """Before an exact solve the root is searched heuristically with the learned
 evaluation from depth 2 up to ``PRESEARCH_SHORT`` plies short of the end (at
 most ``PRESEARCH_MAX_DEPTH``), two plies at a time: the score's estimate, and
-moves for the ordering. (11 rather than 12 plies short gives an odd number of
-empties two plies more, 21 empties depth 10 instead of 8: FFO #21-#38 from 144.9 M
-nodes to 133.4 M, #35 and #36 from 21.6 M to 9.9 M; on 40 positions of 21 empties
-from engine games, 2 % fewer nodes in the same time. Rechecked with the
-session-12 weights in session 14: 12 short, 13 % more nodes on FFO #20-#39.)"""
+moves for the ordering. 11 plies short rather than 12 searches an odd number of
+empties two plies deeper (21 empties: depth 10, not 8), which orders the exact
+search better: fewer nodes on FFO #20-#39 and on positions of engine games
+(``bench_solver.py`` and ``bench_solver.py --games 40 --empties 21``)."""
 ASPIRATION_WIDTH = 9
 """The first window of the exact search reaches this far either side of the
 estimate (on FFO #21-#37 a width of 9 took 17 % fewer nodes than one of 1, and
 as few as one of 13). It is about two standard deviations of the estimate's
-error: with the session-12 weights 4.6 discs on FFO #20-#39 and 3.9 on 40
-engine-game positions of 21 empties (``bench_solver.py --games 40``), so a
-weight set that errs more wants it wider; widths 5 and 13 moved FFO's nodes
-by 2 % (session 14, docs/engine.md)."""
+error (4-5 discs on FFO #20-#39 and on engine-game positions of 21 empties,
+``bench_solver.py --games 40``), so a weight set that errs more wants it wider."""
 
 __all__ = ["SCORE_MAX", "SCORINGS", "EndgameSolution", "Solver", "exact_best", "solve_position", "solve_root"]
 

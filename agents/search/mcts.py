@@ -195,11 +195,10 @@ nodes a simulation measured from a 20-ply midgame position (docs/mcts.md); with
 4 the default search filled its pool in the first quarter of its time and
 searched on in a tree that no longer grew."""
 _SIMULATIONS_PER_SECOND = 150_000
-"""A thread's speed before any is measured: the first batch's size (refined as
-the search runs) and the pool of a timed search (then sized for the speed of
-the search before it, if faster: the default search does about 270,000 a
-second on an idle core here, and sized for 150,000 its pool filled before the
-time was up, docs/mcts.md)."""
+"""A thread's simulations a second before any is measured: it sizes the first batch
+(refined as the search runs) and the pool of a timed search, which is sized for the
+previous search's speed instead when that was faster, so a fast search does not
+fill its pool before its time is up (``bench_mcts.py`` measures the speed)."""
 _BATCH_SECONDS = 0.1
 """A batch of simulations lasts about this long, so Ctrl-C (looked at between
 batches) acts within it. Each return to Python costs: with 20 ms batches a
@@ -474,29 +473,51 @@ class _EvaluatorSearch:
 class MCTSAgent:
     """Monte Carlo Tree Search player (UCT guided by a static value, all in numba).
 
-    Give exactly one budget: ``time_limit`` seconds per move (kept within 5 %;
-    a search stops sooner once its choice is decided), ``game_time`` seconds
-    for all its moves in a game (a ``GameClock`` shares them out) or
-    ``simulations`` per move (at most ``MAX_SIMULATIONS``; reproducible with a ``seed``). ``c`` is
-    the exploration constant; ``reuse_tree`` keeps the subtree of the moves
-    played; ``solver`` backs up proven wins and losses; ``endgame_exact`` is the
-    number of empty squares from which the root is solved exactly (0 turns it
-    off, at most ``MAX_ENDGAME_EXACT``); a timed search with more but at most ``endgame_proof`` first gives
-    most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``; 0 turns it
-    off); ``evaluator`` replaces playouts (see ``agents.search.evaluator``);
-    ``max_nodes`` caps the tree (at most ``MAX_NODES``); ``evaluation`` is the learned pattern evaluation
-    the endgame proof orders its moves by and the default heuristic reads
-    (``pattern_evaluation(path)`` plays another weights file; default the shipped
-    one); ``heuristic`` (default: the learned pattern
-    value) with ``heuristic_weights``, ``mix``, ``ply``, ``fpu``, ``minimax``,
-    ``bias`` and ``informed_playouts`` steer the search with Othello knowledge
-    (see the module docstring; ``**TEXTBOOK_UCT`` turns them all off).
-    ``threads`` searches with that many threads: by default all in one shared
-    tree (``parallel="tree"``, virtual loss), or each its own tree, merged at
-    the root (``parallel="root"``; ``max_nodes`` is then shared between them).
-    With one thread and a seed a search is reproducible bit for bit, and so is
-    a root-parallel search under a simulation budget; a shared tree is not (the
-    threads' interleaving decides which thread sees which statistics).
+    Give exactly one budget: ``time_limit``, ``game_time`` or ``simulations``.
+
+    Args:
+        time_limit: seconds a move, kept within 5 %; a search stops sooner once its choice is decided.
+        simulations: simulations a move, at most ``MAX_SIMULATIONS``; reproducible with a ``seed``.
+        c: the exploration constant (``DEFAULT_C``; values are in [-1, 1]).
+        seed: the seed of the search's random streams (None: fresh entropy).
+        reuse_tree: keep the subtree of the moves played for the next search.
+        solver: back up proven wins, losses and draws (MCTS-Solver).
+        endgame_exact: from this many empty squares down the root is solved exactly
+            (at most ``MAX_ENDGAME_EXACT``; 0 turns it off).
+        evaluator: a value / prior function in place of playouts (``agents.search.evaluator``;
+            PUCT when it returns priors); it runs in Python, once a leaf.
+        game_time: seconds for all of this agent's moves in a game, shared out by a ``GameClock``.
+        endgame_proof: a timed search with more than ``endgame_exact`` empties and at most this
+            many first gives most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``;
+            0 turns it off).
+        max_nodes: the tree's cap in nodes of 40 bytes (at most ``MAX_NODES``; shared between
+            the trees of a root-parallel search).
+        informed_playouts: corner-aware playouts rather than uniformly random ones (with ``mix < 1``).
+        bias: the weight of the progressive bias, ``bias * h / (visits + 1)`` (``DEFAULT_BIAS``).
+        mix: the static value's share of a leaf's value, the playout's the rest (``DEFAULT_MIX``).
+        heuristic: the static value, a numba function of ``mcts_tree.LEAF_VALUE_TYPE``'s shape
+            (default: the learned pattern value).
+        heuristic_weights: the 1-D float32 array ``heuristic`` reads.
+        ply: 1 expands a leaf on its first visit and values it by its best child; 0 on its second.
+        fpu: score an unvisited child by its own static value (first-play urgency).
+        minimax: the weight of a child's minimax value against its mean result (``DEFAULT_MINIMAX``).
+        threads: search threads, from 1 to ``MAX_THREADS``.
+        parallel: ``"tree"``, the threads share one tree (virtual loss), or ``"root"``, a tree
+            each, merged at the root.
+        name: the agent's name (default: made from its budget).
+        evaluation: the learned pattern evaluation the endgame proof orders its moves by and the
+            default heuristic reads (``pattern_evaluation(path)`` for another weights file;
+            default the shipped one).
+
+    Raises:
+        ValueError: no budget or more than one, or a setting out of its range.
+        TypeError: a setting of the wrong type.
+
+    The guides (``heuristic``, ``mix``, ``ply``, ``fpu``, ``minimax``, ``bias``) are described in
+    the module docstring; ``MCTSAgent(..., **TEXTBOOK_UCT)`` turns them all off. With one thread
+    and a seed a search is reproducible bit for bit, and so is a root-parallel search under a
+    simulation budget; a shared tree is not (the threads' interleaving decides which thread
+    sees which statistics).
     """
 
     def __init__(

@@ -156,7 +156,7 @@ down, which the solver finishes in milliseconds (time kept for moves that do
 not need it is time the earlier moves did not get). Zebra's fixed depths
 (``-l 14 22 24``) spend their time about so: 0.2-0.5 s a move in the opening
 and 0.4-0.5 in the midgame against 1.2-1.4 s at 21-28 empties and 0.2 after
-(session 25's games, docs/engine.md)."""
+(the opponent's seconds a move in ``bench_engine.py --zebra PATH --out FILE`` games)."""
 MAX_MOVE_SHARE = 0.5
 """No move takes more than this share of the time left on the clock."""
 PERIOD_MARGIN = 0.9

@@ -102,9 +102,10 @@ def test_exact_endgame_maximises_the_disc_difference(empties: int) -> None:
 
 
 def test_a_timed_move_solves_a_hard_16_empty_endgame_exactly() -> None:
-    # A position of session 33's games against Zebra (mcts:time=1 to move): the root solve takes 2.0 M
-    # nodes, more than the 1.47 M a 1 s move allowed while its budget was nodes at an assumed 3 M a
-    # second (the solver does tens of millions), so MCTS searched instead and gave 10 discs away.
+    # A position of a game of mcts:time=1 against Zebra (mcts to move): the root solve takes 2.0 M
+    # nodes, more than a node budget at an assumed 3 M a second would allow in 1 s (the solver does
+    # tens of millions a second), so the solve's budget is time: a node budget searched instead and
+    # gave 10 discs away.
     state = GameState.from_string("...XXXX..OXXXXX.OXOXXXOOXXXOXXOOXXOXXOOO.XOOOOO..XOO.XO..XO..X.. X")
     result = MCTSAgent(time_limit=1.0, seed=0).search(state)
     solution = Solver().solve(state)
