@@ -7,7 +7,7 @@ the ``bench`` extra). For that comparison ours runs as textbook UCT
 (``TEXTBOOK_UCT``), without the exact endgame and without tree reuse, so every
 simulation is a tree descent plus a uniformly random playout. The last column
 is the default agent (no playouts: the learned value searched one ply deep at
-each leaf, docs/mcts.md) for reference. Best of three runs each.
+each leaf, docs/engine.md) for reference. Best of three runs each.
 
 ``--threads`` measures the search on two threads instead: the default agent's
 simulations and nodes (tree nodes created) per second, from the start and 20

@@ -136,6 +136,20 @@ def test_links_and_file_names_point_at_what_exists() -> None:
     assert not broken, "\n".join(broken)
 
 
+def test_docs_pages_named_in_the_code_exist() -> None:
+    """A docstring, help text or comment that sends the reader to a page of docs/ names a page that exists."""
+    sources = subprocess.run(
+        ["git", "ls-files", "*.py"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    missing = [
+        f"{source}: {page}"
+        for source in sources
+        for page in re.findall(r"docs/[\w/-]+\.md", (REPO_ROOT / source).read_text())
+        if not (REPO_ROOT / page).exists()
+    ]
+    assert not missing, "\n".join(missing)
+
+
 def test_every_documented_reversi_command_parses() -> None:
     found = [(where, c) for where, c in documented_commands() if c.startswith("reversi ")]
     assert len(found) > 40

@@ -47,7 +47,7 @@ PLAY_BATCH = 4
 """Leaves a move's search gathers per network call. Fewer leaves a call keep
 the search closer to one-at-a-time PUCT (virtual losses distort a small
 budget): at 200 simulations against alphabeta:3 (40 games a seed), batches of
-16 scored 0.55 and 0.46, of 8 0.75, of 4 0.81 and 0.85 (docs/alphazero.md)."""
+16 scored 0.55 and 0.46, of 8 0.75, of 4 0.81 and 0.85 (docs/training.md)."""
 
 
 class AlphaZeroAgent:

@@ -230,4 +230,4 @@ def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet,
 
 
 SHIPPED_NETWORK = Path(__file__).parent / "data" / "alphazero.pt"
-"""The trained network shipped with the package (see docs/alphazero.md)."""
+"""The trained network shipped with the package (see docs/training.md)."""

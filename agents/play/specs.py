@@ -39,7 +39,7 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            guided by the learned evaluation
                                            (``eval=hand``: the hand-written one;
                                            ``mix``, ``bias``, ``minimax``, ``ply``,
-                                           ``fpu``: see docs/mcts.md), ``uct=1`` is
+                                           ``fpu``: see docs/engine.md), ``uct=1`` is
                                            textbook UCT, ``exact=N`` solves from N
                                            empty squares, ``proof=N`` tries to prove
                                            the outcome from N (timed; 0: never),

@@ -9,7 +9,7 @@ reuse between moves, the exact endgame, and the result.
 The default search is guided by the learned pattern evaluation
 (``agents.search.patterns.mcts_value``, the ``heuristic``; any numba function
 of ``mcts_tree.LEAF_VALUE_TYPE``'s shape replaces it) and plays no random
-games; each guide was measured at equal time (docs/mcts.md):
+games; each guide was measured at equal time (docs/engine.md):
 
 - ``mix``: a leaf's value is ``(1 - mix) * playout + mix * h``, ``h`` the
   static value (AlphaGo's mixing of a rollout and a value estimate); default
@@ -48,7 +48,7 @@ parallelisation: ``mcts_tree.simulate_shared``, each thread taking new nodes
 from its own pool, a virtual loss on the path of every simulation under way);
 with ``parallel="root"`` each searches a tree of its own and the roots are
 merged (``mcts_tree.combine_roots``: visits and values summed per move, a proof
-in any tree kept). See docs/mcts.md.
+in any tree kept). See docs/engine.md.
 
 The best move is chosen by one key: a proven win first, then the most visits,
 then the best mean value, then the lowest action index.
@@ -128,12 +128,12 @@ __all__ = [
 
 DEFAULT_C = 0.5
 """Default exploration constant (values are in [-1, 1]; measured best of 0.25,
-0.5, 1 and 2 with the default guides, docs/mcts.md; ``TEXTBOOK_UCT`` uses 1)."""
+0.5, 1 and 2 with the default guides, docs/engine.md; ``TEXTBOOK_UCT`` uses 1)."""
 
 DEFAULT_ENDGAME_EXACT = 16
 """Default number of empty squares from which the root is solved exactly (at 16
 empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
-move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/mcts.md)."""
+move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/engine.md)."""
 
 DEFAULT_ENDGAME_PROOF = PROOF_EMPTIES
 """Default number of empty squares from which a timed search (above
@@ -142,7 +142,7 @@ root's outcome with the alpha-beta engine's endgame (win/loss/draw, then the
 exact score); a move proven to win or draw is played, and otherwise the tree
 search takes the rest of the time. Above the exact solve the tree search had
 played the endgame's first moves on its static value, and lost won or drawn
-positions there against GRhino (docs/mcts.md)."""
+positions there against GRhino (docs/engine.md)."""
 
 DEFAULT_MAX_NODES = 4_000_000
 """Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
@@ -158,12 +158,12 @@ DEFAULT_MIX = 1.0
 """Default share of the static evaluation in a leaf's value; the rest is the
 random playout's result (AlphaGo's mixing of a value estimate and a rollout).
 With the learned evaluation the playouts are worth less than their time
-(docs/mcts.md): none by default."""
+(docs/engine.md): none by default."""
 
 DEFAULT_MINIMAX = 0.5
 """Default weight of a child's minimax value (over the tree's frontier, from
 the static evaluation) in its selection score; the mean of its results has
-the rest (implicit minimax backups, docs/mcts.md)."""
+the rest (implicit minimax backups, docs/engine.md)."""
 
 TEXTBOOK_UCT: Mapping[str, float | bool] = MappingProxyType(
     {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0, "endgame_proof": 0}
@@ -191,7 +191,7 @@ _NODES_PER_SIMULATION = 4
 on its second visit (``ply=0``; measured: about 2-3)."""
 _NODES_PER_EXPANDING_SIMULATION = 16
 """Pool sizing with ``ply=1``, where every simulation expands its leaf: 11.7
-nodes a simulation measured from a 20-ply midgame position (docs/mcts.md); with
+nodes a simulation measured from a 20-ply midgame position (docs/engine.md); with
 4 the default search filled its pool in the first quarter of its time and
 searched on in a tree that no longer grew."""
 _SIMULATIONS_PER_SECOND = 150_000
@@ -203,7 +203,7 @@ _BATCH_SECONDS = 0.1
 """A batch of simulations lasts about this long, so Ctrl-C (looked at between
 batches) acts within it. Each return to Python costs: with 20 ms batches a
 search under a simulation budget ran about 5 % slower than in one call, with
-0.1 s batches about 1 % (docs/mcts.md)."""
+0.1 s batches about 1 % (docs/engine.md)."""
 _CLOCK_SECONDS = 0.02
 """A timed search looks at the clock at least this often."""
 _TIME_MARGIN = 0.02
@@ -217,7 +217,7 @@ class _Budget:
     """The simulations a search has left, taken in batches by the threads
     that search one tree: a faster thread takes more, so they finish together
     (an even split waited for the slower one: at the start position one of two
-    threads was up to 40 % slower through a whole search, docs/mcts.md)."""
+    threads was up to 40 % slower through a whole search, docs/engine.md)."""
 
     def __init__(self, total: int, takers: int) -> None:
         self.left = total

@@ -26,7 +26,7 @@ visits and values change without locks (``add_visits``, ``add_value``: a
 relaxed atomic load and store each, numba intrinsics over LLVM's atomic
 instructions), as Fuego's lock-free tree does, with a virtual loss on the path
 of every simulation under way. An update another thread makes in between is
-lost (0.15-0.45 % of the root's, 0.02-0.03 % of all: docs/mcts.md), which
+lost (0.15-0.45 % of the root's, 0.02-0.03 % of all: docs/engine.md), which
 the search shrugs off; what a search reports stays exact: each thread also
 tallies the root and its children in a row of its own (``Tree.tally``), which
 ``Tree.gather`` writes into them.
@@ -126,7 +126,7 @@ def _field_pointer(context, builder, arrty, array, index, field: str, llty):  # 
 def add_visits(typingctx, tree, node, delta):  # type: ignore[no-untyped-def]
     """``tree[node].visits += delta`` by a relaxed atomic load and store: no
     locked instruction (locked adds cost a shared tree about a sixth of its
-    speed, docs/mcts.md) and never a torn count; an update another thread
+    speed, docs/engine.md) and never a torn count; an update another thread
     stores between the two is lost."""
     sig = types.void(tree, types.int64, types.int32)
 

@@ -18,7 +18,7 @@ run's saved settings for the options it leaves out; it may change
 --iterations, --learning-rate, --workers, --parallel-games, --backend,
 --address, --device and the --eval options, and is refused if it gives other
 settings that differ from the run's. The shipped network and the command that
-made it are described in docs/alphazero.md.
+made it are described in docs/training.md.
 """
 
 

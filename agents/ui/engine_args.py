@@ -30,7 +30,7 @@ examples:
   reversi play --black "gtp:reversi gtp --player alphabeta:4" --white random
   printf 'boardsize 8\\nclear_board\\ngenmove black\\nquit\\n' | reversi gtp --player alphabeta:4
 
-The commands, the clock and the failures: docs/engine_protocols.md, docs/matches.md."""
+The commands, the clock and the failures: docs/protocols.md, docs/matches.md."""
 
 NBOARD_EPILOG = """\
 examples:
@@ -38,7 +38,7 @@ examples:
   reversi nboard --player alphabeta            NBoard's depth slider sets the depth
   printf 'nboard 2\\nhint 3\\nping 1\\n' | reversi nboard --player mcts:sims=2000,seed=1
 
-Adding the engine to NBoard, what is spoken, scores and depths: docs/engine_protocols.md."""
+Adding the engine to NBoard, what is spoken, scores and depths: docs/protocols.md."""
 
 
 class _WrappedDescription(argparse.RawDescriptionHelpFormatter):

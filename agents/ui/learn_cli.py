@@ -12,7 +12,7 @@ The same seed and options give the same weights whatever ``--workers`` and
 ``--backend``. The self-play is most of a run's cost; ``fit-eval`` tries a fit
 variant (ridge, blend, dropping the first rounds) on a run's saved positions
 without playing again. The shipped weights and the command that made them:
-docs/evaluation.md.
+docs/engine.md.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def merged(kids: np.ndarray) -> dict[int, tuple[int, float, int]]:
 
 LOST_RATE = 0.002
 """The share of all visits a raced-on shared tree may miss: updates lost between a
-thread's load and its store (a few in ten thousand are, docs/mcts.md)."""
+thread's load and its store (a few in ten thousand are, docs/engine.md)."""
 
 
 def slack(visits: int | np.ndarray) -> float | np.ndarray:
