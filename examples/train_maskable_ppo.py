@@ -49,8 +49,8 @@ from tqdm import TqdmExperimentalWarning
 
 import reversi_env
 from agents import Agent, play_game
-from agents.datafiles import load_json, write_bytes_atomic
 from agents.arena.sb3_callback import EvaluateCallback
+from agents.datafiles import load_json, write_bytes_atomic
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
 from reversi_env.aec import make_observation_space
