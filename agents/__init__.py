@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from agents.compiling import compile_notice
 
 if TYPE_CHECKING:
+    from agents.arena.evaluate import EvaluationReport, OpponentResult, evaluate
     from agents.base import Agent, QuitGame, reset_agent, state_to_move
     from agents.play.adapters import adapt
     from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from agents.search.mcts import MCTSAgent, SearchResult
 
 _HOMES = {
+    "EvaluationReport": "agents.arena.evaluate",
+    "OpponentResult": "agents.arena.evaluate",
+    "evaluate": "agents.arena.evaluate",
     "Agent": "agents.base",
     "QuitGame": "agents.base",
     "reset_agent": "agents.base",
@@ -46,17 +50,20 @@ _HOMES = {
 __all__ = [
     "Agent",
     "AlphaBetaAgent",
+    "EvaluationReport",
     "Evaluator",
     "GameResult",
     "GreedyAgent",
     "MCTSAgent",
     "MatchInterrupted",
     "MoveRecord",
+    "OpponentResult",
     "PositionalAgent",
     "QuitGame",
     "RandomAgent",
     "SearchResult",
     "adapt",
+    "evaluate",
     "ladder_agent",
     "make_agent",
     "play_game",

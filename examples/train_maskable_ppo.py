@@ -10,7 +10,10 @@ The learner plays a random colour each game against ``--opponent`` (an agent
 spec: random, greedy, positional, alphabeta:2, ...). Every ``--eval-every``
 steps it plays ``--eval-games`` games against RandomAgent and GreedyAgent
 through ``agents.play_game`` (half as black, half as white) and prints its win
-rate; ``--plot`` draws those win rates against timesteps. The model is saved to
+rate; ``--plot`` draws those win rates against timesteps. TensorBoard logs go to
+``--tensorboard`` (``tensorboard --logdir models/tensorboard``): SB3's training curves
+and, from ``agents.arena.sb3_callback.EvaluateCallback``, ``eval/score_vs_random`` and
+``eval/score_vs_greedy`` (``agents.evaluate`` over openings, both colours). The model is saved to
 ``--save`` (a .zip that ``MaskablePPO.load`` reads); ``agents.adapt(model)``
 turns it into a player for play_game and the arena, and the player spec
 ``python:examples/train_maskable_ppo.py:trained_agent`` brings it to
@@ -46,12 +49,14 @@ from tqdm import TqdmExperimentalWarning
 
 import reversi_env
 from agents import Agent, play_game
+from agents.arena.sb3_callback import EvaluateCallback
 from agents.datafiles import load_json, write_bytes_atomic
 from agents.play.adapters import adapt
 from agents.play.specs import make_agent
 from reversi_env.aec import make_observation_space
 
 DEFAULT_SAVE = "models/maskable_ppo_reversi.zip"
+DEFAULT_TENSORBOARD = "models/tensorboard"
 MODEL_ENV = "REVERSI_SB3_MODEL"
 """The environment variable ``trained_agent`` reads the model path from."""
 
@@ -97,10 +102,11 @@ def make_env_factory(opponent: str, reward: str, seed: int = 0) -> Callable[[], 
     return make
 
 
-def new_model(env: VecEnv, n_steps: int, seed: int) -> MaskablePPO:
-    """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py). Its logger
-    writes nowhere: the examples print their own evaluations, and SB3's default logger would
-    leave an empty ``SB3-<date>`` folder in the temporary directory at every run."""
+def new_model(env: VecEnv, n_steps: int, seed: int, tensorboard: str | None = None) -> MaskablePPO:
+    """MaskablePPO with the settings of these examples (also used by selfplay_ppo.py), logging for
+    TensorBoard into the folder ``tensorboard`` (a ``MaskablePPO_N`` run in it), or, without one,
+    nowhere: SB3's default logger would leave an empty ``SB3-<date>`` folder in the temporary
+    directory at every run."""
     model = MaskablePPO(
         "MultiInputPolicy",
         env,
@@ -112,8 +118,10 @@ def new_model(env: VecEnv, n_steps: int, seed: int) -> MaskablePPO:
         ent_coef=0.01,
         policy_kwargs={"net_arch": [256, 256]},
         seed=seed,
+        tensorboard_log=tensorboard,
     )
-    model.set_logger(Logger(folder=None, output_formats=[]))
+    if tensorboard is None:
+        model.set_logger(Logger(folder=None, output_formats=[]))
     return model
 
 
@@ -222,6 +230,11 @@ def play(path: str, you: str, gui: bool) -> int:
     return 0
 
 
+def even(games: int) -> int:
+    """``games`` rounded up to an even number: ``agents.evaluate`` plays each opening with both colours."""
+    return games + games % 2
+
+
 def add_common_options(parser: argparse.ArgumentParser, save: str) -> None:
     """Options shared with selfplay_ppo.py: budget, model file, envs, seed, evaluation."""
     parser.add_argument("--timesteps", type=int, default=150_000, help="training steps (learner moves), default 150000")
@@ -254,6 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--play", action="store_true", help="load --save and play against it at the terminal")
     p.add_argument("--gui", action="store_true", help="with --play: in the window")
     p.add_argument("--you", choices=["black", "white"], default="black", help="your colour with --play (default black)")
+    p.add_argument(
+        "--tensorboard",
+        metavar="DIR",
+        default=DEFAULT_TENSORBOARD,
+        help=f"TensorBoard logs, with each benchmark's score (default {DEFAULT_TENSORBOARD}; '' for none)",
+    )
     args = p.parse_args(argv)
     check_common_options(p, args)
     if args.gui and not args.play:
@@ -268,7 +287,11 @@ def main(argv: list[str] | None = None) -> int:
     check_outputs(p, args)
     args.title = f"vs {args.opponent}, {args.reward} reward, {args.n_envs} envs, seed {args.seed}"
     vec = make_vec_env(make_env_factory(args.opponent, args.reward, args.seed), n_envs=args.n_envs, seed=args.seed)
-    interrupted = learn(new_model(vec, args.n_steps, args.seed), Evaluator(args.eval_games, args.benchmarks), args)
+    model = new_model(vec, args.n_steps, args.seed, args.tensorboard or None)
+    # SB3's logger (TensorBoard) gets agents.evaluate's score against each benchmark, from both colours.
+    scores = EvaluateCallback(list(args.benchmarks), every=args.eval_every, games=even(args.eval_games), seed=args.seed)
+    extra = [scores] if args.tensorboard else []
+    interrupted = learn(model, Evaluator(args.eval_games, args.benchmarks), args, *extra)
     return 130 if interrupted else 0
 
 

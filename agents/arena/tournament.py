@@ -624,20 +624,7 @@ def run_tournament(
     tournament again, so a script calls this under ``if __name__ ==
     "__main__":``; a call from a worker's import is refused with that advice.
     """
-    import multiprocessing
-
-    if getattr(multiprocessing.current_process(), "_inheriting", False):  # multiprocessing's own test
-        raise RuntimeError(
-            "run_tournament was called while a worker process imported the script that runs it: put the "
-            'tournament under `if __name__ == "__main__":` (the workers are spawned and import that script again)'
-        )
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    if address is not None and backend != "ray":
-        raise ValueError(f"address {address!r} names a Ray cluster: it needs the ray backend (--backend ray)")
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    jobs = check_backend(backend, jobs, address, "run_tournament")
     if anchor is not None:
         spelled = {player_key(a): a for a in tournament.agents}
         if player_key(anchor) not in spelled:
@@ -671,16 +658,64 @@ def run_tournament(
                     shown[:] = [ratings_from_records(ResultsData(tournament, games), anchor if met else None), now]
                 progress(len(games), len(schedule), shown[0])
 
-        if todo:
-            if backend == "ray":
-                _run_ray(todo, tournament, jobs, address, record)
-            elif jobs == 1 and tournament.time_limit is None:
-                # Nothing can time out, so nothing can be left running: play right here.
-                for game in todo:
-                    record(play_scheduled(game, tournament.time_limit, tournament.max_illegal))
-            else:
-                _run_pool(todo, tournament, jobs, record)
+        play_games(todo, tournament, record, jobs=jobs, backend=backend, address=address)
     return ratings_from_records(ResultsData(tournament, games), anchor)
+
+
+def check_backend(backend: str, jobs: int | None, address: str | None, caller: str) -> int:
+    """The number of workers for ``play_games``: ``jobs``, or the number of cores.
+
+    Raises:
+        ValueError: an unknown backend, an address without Ray, or jobs below 1.
+        RuntimeError: ``caller`` runs in a spawned worker importing its script (which
+            needs ``if __name__ == "__main__":``).
+    """
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):  # multiprocessing's own test
+        raise RuntimeError(
+            f"{caller} was called while a worker process imported the script that runs it: put the "
+            'call under `if __name__ == "__main__":` (the workers are spawned and import that script again)'
+        )
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"address {address!r} names a Ray cluster: it needs the ray backend (--backend ray)")
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    return jobs
+
+
+PlayGame = Callable[[ScheduledGame, float | None, int], dict[str, Any]]
+"""``play(game, time_limit, max_illegal) -> record``: how a worker plays one scheduled game."""
+
+
+def play_games(
+    todo: Sequence[ScheduledGame],
+    tournament: Tournament,
+    record: Callable[[dict[str, Any]], None],
+    *,
+    jobs: int,
+    backend: str = "local",
+    address: str | None = None,
+    play: PlayGame = play_scheduled,
+) -> None:
+    """Play ``todo`` under the tournament's rules and pass each game's record to ``record``
+    as it ends, in this process (one job without a time limit), in ``jobs`` local worker
+    processes, or as Ray tasks (``backend="ray"``). ``play`` travels to the workers, so it
+    must pickle (a module-level function, or a ``functools.partial`` of one over picklable
+    arguments)."""
+    if not todo:
+        return
+    if backend == "ray":
+        _run_ray(list(todo), tournament, jobs, address, record, play)
+    elif jobs == 1 and tournament.time_limit is None:
+        # Nothing can time out, so nothing can be left running: play right here.
+        for game in todo:
+            record(play(game, tournament.time_limit, tournament.max_illegal))
+    else:
+        _run_pool(list(todo), tournament, jobs, record, play)
 
 
 def _begins_with_a_tournament(path: Path) -> bool:
@@ -763,9 +798,9 @@ def _worker(conn: Any, parent: int) -> None:
             return
         if job is None:
             return
-        game, time_limit, max_illegal = job
+        play, game, time_limit, max_illegal = job
         try:
-            conn.send(play_scheduled(game, time_limit, max_illegal))
+            conn.send(play(game, time_limit, max_illegal))
         except Exception:
             conn.send({"type": "crash", "details": bounded(traceback.format_exc())})
 
@@ -794,7 +829,11 @@ class _WorkerProcess:
 
 
 def _run_pool(
-    todo: list[ScheduledGame], tournament: Tournament, jobs: int, record: Callable[[dict[str, Any]], None]
+    todo: list[ScheduledGame],
+    tournament: Tournament,
+    jobs: int,
+    record: Callable[[dict[str, Any]], None],
+    play: PlayGame = play_scheduled,
 ) -> None:
     """Play games in ``jobs`` worker processes. A worker whose game ended on
     time is replaced by a fresh one (an abandoned move may still be running in
@@ -807,7 +846,7 @@ def _run_pool(
     queue = deque(todo)
     attempts = dict.fromkeys((g.game_id for g in todo), 0)
     workers = [_WorkerProcess(context) for _ in range(min(jobs, len(todo)))]
-    job = (tournament.time_limit, tournament.max_illegal)
+    job = (play, tournament.time_limit, tournament.max_illegal)
     try:
         while queue or any(w.game is not None for w in workers):
             for w in workers:
@@ -815,7 +854,7 @@ def _run_pool(
                     w.game = queue.popleft()
                     attempts[w.game.game_id] += 1
                     with contextlib.suppress(OSError):  # a dead worker shows as EOF below
-                        w.conn.send((w.game, *job))
+                        w.conn.send((job[0], w.game, *job[1:]))
             busy = {w.conn: w for w in workers if w.game is not None}
             for conn in wait(list(busy), timeout=waits.WAKE):  # in slices: a Ctrl-C is seen (``waits``)
                 w = busy[conn]
@@ -843,12 +882,18 @@ def _run_pool(
             w.stop()
 
 
+def _play_one(play: PlayGame, game: ScheduledGame, time_limit: float | None, max_illegal: int) -> dict[str, Any]:
+    """``play(game, time_limit, max_illegal)``: a Ray task (Ray builds its tasks from functions, not partials)."""
+    return play(game, time_limit, max_illegal)
+
+
 def _run_ray(
     todo: list[ScheduledGame],
     tournament: Tournament,
     jobs: int,
     address: str | None,
     record: Callable[[dict[str, Any]], None],
+    play: PlayGame = play_scheduled,
 ) -> None:
     """Play games as Ray tasks; the driver writes each result as it arrives.
     Ray plays a task again when its worker dies (``max_retries``)."""
@@ -864,8 +909,9 @@ def _run_ray(
         else:
             ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
         started = True
-    task = ray.remote(max_retries=MAX_ATTEMPTS - 1)(play_scheduled)  # retries: the tries after the first
-    pending = [task.remote(g, tournament.time_limit, tournament.max_illegal) for g in todo]
+    task = ray.remote(max_retries=MAX_ATTEMPTS - 1)(_play_one)  # retries: the tries after the first
+    shared = ray.put(play)  # stored once, not sent with every game
+    pending = [task.remote(shared, g, tournament.time_limit, tournament.max_illegal) for g in todo]
     names = {ref: g.game_id for ref, g in zip(pending, todo, strict=True)}
     try:
         while pending:

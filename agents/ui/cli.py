@@ -1,6 +1,6 @@
 """The ``reversi`` command (also ``python -m agents``): one parser, one
 subcommand module a family, its options apart in a light module (``play_args``
-for ``play_cli``).
+for ``play_cli``). ``reversi --version`` prints the installed distribution's version.
 
     reversi play --black human --white mcts --time 5     a game at the terminal (play_cli)
     reversi gui                                          the window (play_cli)
@@ -27,6 +27,9 @@ from collections.abc import Sequence
 
 from agents.ui import alphazero_args, analysis_args, arena_args, course_args, engine_args, learn_args, play_args
 
+DISTRIBUTION = "reversi-env"
+"""The name the package is installed under (pyproject.toml's ``[project] name``)."""
+
 COMMAND_MODULES = (play_args, course_args, analysis_args, arena_args, engine_args, learn_args, alphazero_args)
 
 
@@ -36,11 +39,23 @@ def build_parser() -> argparse.ArgumentParser:
         prog="reversi",
         description="Reversi (Othello): play at the terminal or in a window, run tournaments, rate agents.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for module in COMMAND_MODULES:
         module.register(sub)
     return parser
+
+
+def installed_version() -> str:
+    """The version of the installed distribution (``importlib.metadata``), or "unknown" when the
+    package runs from a source tree that was never installed: read, never computed, so it is instant."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -61,6 +61,21 @@ def test_training_saves_model_history_and_plot(trained: tuple[Path, str]) -> Non
     assert (out / "curve.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
+def test_training_logs_the_benchmark_scores_for_tensorboard(trained: tuple[Path, str]) -> None:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    out, _ = trained
+    runs = list((out / "models" / "tensorboard").glob("MaskablePPO_*"))
+    assert len(runs) == 1
+    events = EventAccumulator(str(runs[0]))
+    events.Reload()
+    tags = events.Tags()["scalars"]
+    for name in ("random", "greedy"):
+        scores = [e.value for e in events.Scalars(f"eval/score_vs_{name}")]
+        assert len(scores) >= 2 and all(0.0 <= v <= 1.0 for v in scores)  # every 128 of 256 steps
+    assert "train/loss" in tags  # SB3's own curves beside them
+
+
 def test_saved_model_is_a_legal_player_through_adapt(trained: tuple[Path, str]) -> None:
     out, _ = trained
     assert_plays_full_legal_games(adapt(MaskablePPO.load(out / "m.zip")))

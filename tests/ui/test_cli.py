@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import re
 import select
@@ -308,11 +309,14 @@ for argv in ([], *([command] for command in sys.argv[1:])):
 
 
 def test_help_imports_nothing_the_first_run_compiles() -> None:
-    """``reversi --help`` and every ``reversi COMMAND --help`` answer at once on an empty
-    numba cache: they import nothing of the engine (they took a minute to compile it)."""
+    """``reversi --help``, ``reversi --version`` and every ``reversi COMMAND --help`` answer at once
+    on an empty numba cache: they import nothing of the engine (they took a minute to compile it)."""
     top = subprocess.run(reversi_importing("--help"), capture_output=True, text=True, timeout=WAIT)
-    assert top.returncode == 0 and top.stdout.startswith("usage: reversi [-h] COMMAND ...")
+    assert top.returncode == 0 and top.stdout.startswith("usage: reversi [-h] [--version] COMMAND ...")
     assert engine_imports(top.stderr) == []
+    version = subprocess.run(reversi_importing("--version"), capture_output=True, text=True, timeout=WAIT)
+    assert version.returncode == 0 and version.stdout == f"reversi {importlib.metadata.version('reversi-env')}\n"
+    assert engine_imports(version.stderr) == []
     each = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", EVERY_HELP, *COMMANDS], capture_output=True, text=True, timeout=WAIT
     )
