@@ -7,7 +7,9 @@ Prints: AEC ``env()`` steps/s with mask-sampled actions next to PettingZoo's
 under PettingZoo's stock wrapper classes; raw_env step + observe in
 microseconds; the single-agent env's steps/s; the vector env's steps/s at
 N = 1, 64, 1024 (target >= 1,000,000 at N = 1024), next to pgx's othello on CPU
-when pgx is installed. Needs ``pip install '.[bench]'``.
+when pgx is installed; then the vector env at N = 1024 with each observation
+option (``ObservationSpec``) against the default observation, as the cost of
+that option. Needs ``pip install '.[bench]'``.
 
 Every figure is the best of ``--rounds`` interleaved rounds. Rates are given
 per second of this process's CPU time (``time.process_time``), so other load on
@@ -29,6 +31,21 @@ from pettingzoo.utils import wrappers
 import reversi_env
 from agents.ui.options import bounded_int, positive_int
 from reversi_env import ReversiGymEnv, ReversiVectorEnv, raw_env
+from reversi_env.observation import ObservationSpec
+
+OPTIONS = {
+    'dtype="float32"': ObservationSpec(dtype="float32"),
+    'layout="CHW"': ObservationSpec(layout="CHW"),
+    "legal_moves=True": ObservationSpec(legal_moves=True),
+    "side_to_move=True": ObservationSpec(side_to_move=True),
+    "history=4": ObservationSpec(history=4),
+    "history=8": ObservationSpec(history=8),
+    "flat=True": ObservationSpec(flat=True),
+    "all (float32, CHW, both planes, 8, flat)": ObservationSpec(
+        dtype="float32", layout="CHW", legal_moves=True, side_to_move=True, history=8, flat=True
+    ),
+}
+"""The observation options measured, each against the default observation."""
 
 
 def stock_wrapped_env() -> Any:
@@ -99,9 +116,11 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def vector_steps_per_second(n: int, steps: int, seed: int = 0) -> tuple[float, float]:
+def vector_steps_per_second(
+    n: int, steps: int, seed: int = 0, observation: ObservationSpec | None = None
+) -> tuple[float, float]:
     """Game steps/s of ReversiVectorEnv(n) inside ``step`` (CPU, wall); actions drawn outside the timer."""
-    env = ReversiVectorEnv(n, seed=seed)
+    env = ReversiVectorEnv(n, seed=seed, observation=observation)
     env.reset()
     rng = np.random.default_rng(seed)
     env.step(random_legal(env.action_masks(), rng))  # compile / load the kernels
@@ -192,6 +211,17 @@ def main() -> None:
         target = "  (target >= 1,000,000)" if n == 1024 else ""
         print(f"{f'ReversiVectorEnv steps/s, N = {n}':46s} {cpu:12,.0f} {anchor:>12s} {ratio:>8s}{target}")
         print(f"{'  wall clock':46s} {wall:12,.0f}")
+    print(f"{'vector env N = 1024, observation option':46s} {'with it':>12s} {'default':>12s} {'ratio':>8s}")
+    for name, spec in OPTIONS.items():
+        runs = [
+            (
+                vector_steps_per_second(1024, args.vector_steps, observation=spec)[0],
+                vector_steps_per_second(1024, args.vector_steps)[0],
+            )
+            for _ in range(args.rounds)
+        ]
+        with_it, default = (max(col) for col in zip(*runs, strict=True))
+        print(f"{'  ' + name:46s} {with_it:12,.0f} {default:12,.0f} {with_it / default:7.2f}x")
 
 
 if __name__ == "__main__":
