@@ -1,19 +1,26 @@
 """Environment speed, side by side with its anchors, in one run.
 
-    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3]
+    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3] [--pgx-steps 50]
 
 Prints: AEC ``env()`` steps/s with mask-sampled actions next to PettingZoo's
 ``connect_four_v3`` in the same loop, and the ratio (target >= 5x), plus our env
 under PettingZoo's stock wrapper classes; raw_env step + observe in
-microseconds; the single-agent env's steps/s; the vector env's steps/s at
-N = 1, 64, 1024 (target >= 1,000,000 at N = 1024), next to pgx's othello on CPU
-when pgx is installed; then the vector env at N = 1024 with each observation
+microseconds; the single-agent env's steps/s; pgx's othello on this CPU
+(jax and pgx from PyPI, in the ``bench`` extra) next to ours: one game (our
+raw_env step + observe against pgx's jitted step) and batches of N = 1 to 4096
+(the vector env, target >= 1,000,000 steps/s at N = 1024, against ``jit(vmap(step))``),
+as ratios; then the vector env at N = 1024 with each observation
 option (``ObservationSpec``) against the default observation, as the cost of
 that option. Needs ``pip install '.[bench]'``.
 
 Every figure is the best of ``--rounds`` interleaved rounds. Rates are given
 per second of this process's CPU time (``time.process_time``), so other load on
-a shared machine does not count; the vector env also shows wall-clock rates.
+a shared machine does not count; the vector env and pgx also show wall-clock
+rates (XLA's worker threads can count CPU time while they wait). A vector env
+step is the agent's move and the random opponent's reply (two plies); a pgx
+step is one ply, each with a random legal action and a new game where one ended;
+the ratios against pgx are of plies (two a vector env step, which overcounts
+ours by the steps that end a game on the agent's move, about one in sixty).
 """
 
 from __future__ import annotations
@@ -134,8 +141,14 @@ def vector_steps_per_second(
     return n * steps / cpu, n * steps / wall
 
 
-def pgx_steps_per_second(n: int, steps: int, seed: int = 0) -> float | None:
-    """pgx othello steps/s (CPU time) at batch n (jit + vmap, random legal actions), or None without pgx."""
+PGX_SIZES = (1, 16, 64, 256, 1024, 4096)
+"""The batch sizes of the vector env and of pgx, side by side."""
+
+
+def pgx_steps_per_second(n: int | None, steps: int, seed: int = 0) -> tuple[float, float] | None:
+    """pgx's othello on this CPU: plies/s (CPU, wall) of one jitted call a step, random legal
+    actions and a new game where one ended, all inside the call; ``n`` games under ``jax.vmap``,
+    or one game without vmap (``n`` None). None when jax and pgx are not installed."""
     try:
         import jax
         import jax.numpy as jnp
@@ -143,22 +156,34 @@ def pgx_steps_per_second(n: int, steps: int, seed: int = 0) -> float | None:
     except ImportError:
         return None
     env = pgx.make("othello")
-    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
 
-    @jax.jit
-    def act(key: Any, mask: Any) -> Any:
-        return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf), axis=-1)
+    def one(state: Any, key: Any) -> Any:
+        pick, fresh = jax.random.split(key)
+        action = jax.random.categorical(pick, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        after = env.step(state, action)
+        new = env.init(fresh)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(after.terminated, b, a), after, new)
 
-    key = jax.random.PRNGKey(seed)
-    state = init(jax.random.split(key, n))
-    state = step(state, act(key, state.legal_action_mask))
+    if n is None:
+        init, step = jax.jit(env.init), jax.jit(lambda s, k: (one(s, k), jax.random.split(k)[0]))
+        state = init(jax.random.PRNGKey(seed))
+    else:
+
+        def batched(s: Any, k: Any) -> Any:
+            k, sub = jax.random.split(k)
+            return jax.vmap(one)(s, jax.random.split(sub, n)), k
+
+        init, step = jax.jit(jax.vmap(env.init)), jax.jit(batched)
+        state = init(jax.random.split(jax.random.PRNGKey(seed), n))
+    key = jax.random.PRNGKey(seed + 1)
+    state, key = step(state, key)  # compile
     jax.block_until_ready(state)
-    start = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(steps):
-        key, sub = jax.random.split(key)
-        state = step(state, act(sub, state.legal_action_mask))
+        state, key = step(state, key)
     jax.block_until_ready(state)
-    return n * steps / (time.process_time() - start)
+    games = 1 if n is None else n
+    return games * steps / (time.process_time() - cpu), games * steps / (time.perf_counter() - wall)
 
 
 def best(rounds: int, measure: Callable[[], Any]) -> Any:
@@ -182,6 +207,9 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=positive_int, default=3, help="interleaved rounds; the best is shown (default 3)"
     )
+    parser.add_argument(
+        "--pgx-steps", type=positive_int, default=50, help="jitted pgx steps per batch size (default 50)"
+    )
     args = parser.parse_args()
 
     import pettingzoo
@@ -203,14 +231,26 @@ def main() -> None:
     print(f"{'  same, our env under the stock wrappers':46s} {stock:12,.0f} {c4:12,.0f} {stock / c4:7.1f}x")
     print(f"{'raw_env step + observe (us)':46s} {raw_us:12.2f}")
     print(f"{'ReversiGymEnv steps/s':46s} {gym:12,.0f}")
-    for n in (1, 64, 1024):
+    print(f"{'pgx othello, jitted (steps/s; pgx plies/s)':46s} {'reversi-env':>12s} {'pgx':>12s} {'plies':>8s}")
+    single = pgx_steps_per_second(None, args.pgx_steps)
+    for label, ours_rate, theirs in (
+        ("single game: raw_env step + observe", 1e6 / raw_us, None if single is None else single[0]),
+        ("  wall clock (pgx's)", None, None if single is None else single[1]),
+    ):
+        if ours_rate is not None:
+            anchor, ratio = ("pgx n/a", "") if theirs is None else (f"{theirs:,.0f}", f"{ours_rate / theirs:7.1f}x")
+            print(f"{label:46s} {ours_rate:12,.0f} {anchor:>12s} {ratio:>8s}")
+        elif theirs is not None:
+            print(f"{label:46s} {'':12s} {theirs:12,.0f}")
+    for n in PGX_SIZES:
         measure = functools.partial(vector_steps_per_second, n, args.vector_steps * (10 if n == 1 else 1))
         cpu, wall = best(args.rounds, measure)
-        p = pgx_steps_per_second(n, 50)
-        anchor, ratio = ("pgx n/a", "") if p is None else (f"{p:,.0f}", f"{cpu / p:7.1f}x")
+        p = pgx_steps_per_second(n, args.pgx_steps)
+        anchor, ratio = ("pgx n/a", "") if p is None else (f"{p[0]:,.0f}", f"{2 * cpu / p[0]:7.1f}x")
         target = "  (target >= 1,000,000)" if n == 1024 else ""
         print(f"{f'ReversiVectorEnv steps/s, N = {n}':46s} {cpu:12,.0f} {anchor:>12s} {ratio:>8s}{target}")
-        print(f"{'  wall clock':46s} {wall:12,.0f}")
+        anchor, ratio = ("", "") if p is None else (f"{p[1]:,.0f}", f"{2 * wall / p[1]:7.1f}x")
+        print(f"{'  wall clock':46s} {wall:12,.0f} {anchor:>12s} {ratio:>8s}")
     print(f"{'vector env N = 1024, observation option':46s} {'with it':>12s} {'default':>12s} {'ratio':>8s}")
     for name, spec in OPTIONS.items():
         runs = [
