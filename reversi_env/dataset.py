@@ -29,7 +29,7 @@ from numba import njit
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, PASS, U0, U1, flips, legal_moves
 from reversi_env.notation import NUM_ACTIONS, square_name
 from reversi_env.observation import ObservationSpec
-from reversi_env.symmetry import SYMMETRIES, transform_observations, transform_vectors
+from reversi_env.symmetry import SYMMETRIES
 from reversi_env.wthor import MOVES_PER_GAME, WthorBase
 
 ARRAYS = ("observation", "action_mask", "action", "disc_difference", "outcome", "game", "ply")
@@ -88,7 +88,7 @@ def _replay(
 ) -> int:
     """Replay games ``moves`` (G, 60) int8, -1 after the last, writing one row per ply (forced
     passes included) and returning the number of rows; on an illegal move, ``error`` gets
-    (game, move index) and the rows written so far are returned."""
+    (game, move index, ply) and the rows written so far are returned."""
     n = 0
     for g in range(moves.shape[0]):
         me, op = INITIAL_BLACK, INITIAL_WHITE
@@ -109,7 +109,7 @@ def _replay(
                 m = legal_moves(me, op)
             bit = U1 << np.uint64(sq)
             if m & bit == U0:
-                error[0], error[1] = g, j
+                error[0], error[1], error[2] = g, j, k
                 return n
             black[n], white[n] = (me, op) if p == 0 else (op, me)
             mover[n], legal[n], action[n], game[n], ply[n] = p, m, sq, g, k
@@ -132,11 +132,13 @@ def _write_planes(
     history: np.int64,
     legal_plane: bool,
     side_plane: bool,
+    dest: np.ndarray,
     obs: np.ndarray,
     mask: np.ndarray,
 ) -> None:
     """Observation ``i`` (``obs`` viewed as (N, 64, C)) and mask of ply row ``rows[i]``: the mover's view
-    of that position and of the ``history - 1`` before it in the same game (zeros before the start)."""
+    of that position and of the ``history - 1`` before it in the same game (zeros before the start),
+    square ``sq`` written at ``dest[sq]`` (a symmetry, or the identity)."""
     for i in range(rows.shape[0]):
         r = rows[i]
         p = mover[r]
@@ -149,17 +151,17 @@ def _write_planes(
                 continue
             mine, theirs = (black[s], white[s]) if p == 0 else (white[s], black[s])
             for sq in range(64):
-                obs[i, sq, 2 * t] = mine & U1
-                obs[i, sq, 2 * t + 1] = theirs & U1
+                obs[i, dest[sq], 2 * t] = mine & U1
+                obs[i, dest[sq], 2 * t + 1] = theirs & U1
                 mine >>= U1
                 theirs >>= U1
         m = legal[r]
         c = 2 * history
         for sq in range(64):
             bit = m & U1
-            mask[i, sq] = bit
+            mask[i, dest[sq]] = bit
             if legal_plane:
-                obs[i, sq, c] = bit
+                obs[i, dest[sq], c] = bit
             if side_plane:
                 obs[i, sq, c + legal_plane] = 1 if p == 0 else 0
             m >>= U1
@@ -199,24 +201,32 @@ def games_to_arrays(
         A dict of the arrays named in ``ARRAYS``.
 
     Raises:
-        DatasetError: naming the game (from 1) and the move (from 1, passes not counted) that is not legal.
+        DatasetError: naming the game (from 1), the move (from 1, passes not counted) and its ply
+            (from 1, passes counted) that is not legal.
     """
     spec = ObservationSpec.of(spec)
     moves = _moves_array(games)
+    images = SYMMETRIES[:, :64] if augment else SYMMETRIES[:1, :64]
     parts: list[dict[str, np.ndarray]] = []
     for start in range(0, len(games), _CHUNK):
         chunk = moves[start : start + _CHUNK]
-        parts.append(_chunk_arrays(chunk, games[start : start + _CHUNK], start, spec))
+        parts.append(_chunk_arrays(chunk, games[start : start + _CHUNK], start, spec, images))
         if progress is not None:
             progress(len(chunk))
     if not parts:
-        parts.append(_chunk_arrays(moves, games, 0, spec))
-    arrays = {k: np.concatenate([p[k] for p in parts]) for k in ARRAYS}
-    return augment_arrays(arrays, spec) if augment else arrays
+        parts.append(_chunk_arrays(moves, games, 0, spec, images))
+    out = {}
+    for k in ARRAYS:  # image j of row i at j * N + i
+        joined = np.concatenate([p[k] for p in parts], axis=1)
+        out[k] = joined.reshape(-1, *joined.shape[2:])
+    return out
 
 
-def _chunk_arrays(moves: np.ndarray, games: Sequence[Game], first: int, spec: ObservationSpec) -> dict[str, np.ndarray]:
-    """The arrays of one chunk of games, ``first`` the index of its first game."""
+def _chunk_arrays(
+    moves: np.ndarray, games: Sequence[Game], first: int, spec: ObservationSpec, images: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The arrays of one chunk of games, ``first`` the index of its first game, each with a leading
+    axis of one image per row of ``images`` (destination squares: the symmetries wanted)."""
     rows = moves.shape[0] * 2 * MOVES_PER_GAME  # a pass before every move at most
     black = np.empty(rows, dtype=np.uint64)
     white = np.empty(rows, dtype=np.uint64)
@@ -225,58 +235,37 @@ def _chunk_arrays(moves: np.ndarray, games: Sequence[Game], first: int, spec: Ob
     action = np.empty(rows, dtype=np.int64)
     game = np.empty(rows, dtype=np.int32)
     ply = np.empty(rows, dtype=np.int32)
-    error = np.full(2, -1, dtype=np.int64)
+    error = np.full(3, -1, dtype=np.int64)
     n = int(_replay(moves, black, white, mover, legal, action, game, ply, error))
     if error[0] >= 0:
-        g, j = int(error[0]), int(error[1])
+        g, j, k = (int(e) for e in error)
         raise DatasetError(
-            f"game {first + g + 1}, move {j + 1} ({square_name(int(moves[g, j]))}): not legal in the game's position"
+            f"game {first + g + 1}, move {j + 1} ({square_name(int(moves[g, j]))}, ply {k + 1}): "
+            "not legal in the game's position"
         )
     played = np.flatnonzero(action[:n] != PASS)
-    obs = np.empty((len(played), *spec.shape), dtype=spec.numpy_dtype)
-    mask = np.empty((len(played), NUM_ACTIONS), dtype=np.int8)
+    m = len(played)
+    obs = np.empty((len(images), m, *spec.shape), dtype=spec.numpy_dtype)
+    mask = np.empty((len(images), m, NUM_ACTIONS), dtype=np.int8)
     c = spec.num_planes
-    view = (
-        obs.reshape(len(played), 64, c) if spec.layout == "HWC" else obs.reshape(len(played), c, 64).transpose(0, 2, 1)
-    )
-    _write_planes(
-        played,
-        black,
-        white,
-        mover,
-        legal,
-        game,
-        np.int64(spec.history),
-        spec.legal_moves,
-        spec.side_to_move,
-        view,
-        mask,
-    )
+    for j, dest in enumerate(images):
+        view = obs[j].reshape(m, 64, c) if spec.layout == "HWC" else obs[j].reshape(m, c, 64).transpose(0, 2, 1)
+        history, legal_plane, side_plane = np.int64(spec.history), spec.legal_moves, spec.side_to_move
+        _write_planes(played, black, white, mover, legal, game, history, legal_plane, side_plane, dest, view, mask[j])
     side = np.where(mover[played] == 0, 1, -1)
     diffs = np.array([g.disc_difference for g in games], dtype=np.int64)
     results = np.array([g.result for g in games], dtype=np.int64)
     in_chunk = game[played]
+    repeat = (len(images), 1)
     return {
         "observation": obs,
         "action_mask": mask,
-        "action": action[played],
-        "disc_difference": (diffs[in_chunk] * side).astype(np.int8),
-        "outcome": (results[in_chunk] * side).astype(np.int8),
-        "game": (in_chunk + first).astype(np.int32),
-        "ply": ply[played],
+        "action": np.stack([SYMMETRIES[k][action[played]] for k in range(len(images))]),
+        "disc_difference": np.tile((diffs[in_chunk] * side).astype(np.int8), repeat),
+        "outcome": np.tile((results[in_chunk] * side).astype(np.int8), repeat),
+        "game": np.tile((in_chunk + first).astype(np.int32), repeat),
+        "ply": np.tile(ply[played], repeat),
     }
-
-
-def augment_arrays(arrays: dict[str, np.ndarray], spec: ObservationSpec | None = None) -> dict[str, np.ndarray]:
-    """``arrays`` (as ``games_to_arrays`` returns) with the 8 symmetric images of every row:
-    image ``k`` of row ``i`` at row ``k * N + i``; the other arrays repeat."""
-    spec = ObservationSpec.of(spec)
-    ks = range(len(SYMMETRIES))
-    out = {k: np.concatenate([v] * len(SYMMETRIES)) for k, v in arrays.items()}
-    out["observation"] = np.concatenate([transform_observations(k, arrays["observation"], spec) for k in ks])
-    out["action_mask"] = np.concatenate([transform_vectors(k, arrays["action_mask"]) for k in ks])
-    out["action"] = np.concatenate([SYMMETRIES[k][arrays["action"]] for k in ks])
-    return out
 
 
 # -- files of arrays ---------------------------------------------------------------------------

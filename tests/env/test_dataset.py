@@ -84,8 +84,15 @@ def test_augmented_rows_are_the_rows_of_the_moved_positions() -> None:
 def test_an_illegal_move_names_the_game_and_the_move() -> None:
     games, _ = _played(range(3))
     bad = Game((*games[2].moves[:4], 0), 0)  # A1 is not legal five moves in
-    with pytest.raises(DatasetError, match=r"^game 3, move 5 \(A1\): not legal"):
+    with pytest.raises(DatasetError, match=r"^game 3, move 5 \(A1, ply 5\): not legal"):
         games_to_arrays([games[0], games[1], bad])
+    with_pass = next((g, actions) for g, (_, actions) in zip(*_played(range(60)), strict=True) if PASS in actions[:-1])
+    g, actions = with_pass
+    after = actions.index(PASS) + 1  # the ply after the first pass
+    move = after - 1  # its index among the moves, which leave the pass out
+    bad_after_pass = Game((*g.moves[:move], actions[after - 2]), 0)  # a square already taken
+    with pytest.raises(DatasetError, match=rf"^game 1, move {move + 1} \(.., ply {after + 1}\): not legal"):
+        games_to_arrays([bad_after_pass])
     with pytest.raises(DatasetError, match="at most 60 moves"):
         games_to_arrays([Game((64,), 0)])
 
