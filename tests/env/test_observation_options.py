@@ -6,11 +6,13 @@ import functools
 import pickle
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+import reversi_env
 from reversi_env import BLACK, WHITE, GameState, ReversiGymEnv, ReversiVectorEnv, env, raw_env
 from reversi_env.aec import AGENTS
 from reversi_env.observation import ObservationSpec, observe
@@ -168,3 +170,19 @@ def test_bad_options_are_named(options: dict[str, Any], message: str) -> None:
 def test_an_observation_that_is_not_a_spec_is_refused() -> None:
     with pytest.raises(ValueError, match="observation must be an ObservationSpec"):
         raw_env(observation="float32")  # type: ignore[arg-type]
+
+
+def test_gymnasium_make_and_make_vec_pass_the_options_through() -> None:
+    options = {"dtype": "float32", "layout": "CHW", "history": 2}
+    single = gymnasium.make(reversi_env.GYM_ENV_ID, observation=options)
+    assert single.reset(seed=0)[0]["observation"].shape == (4, 8, 8)
+    ours = gymnasium.make_vec(reversi_env.GYM_ENV_ID, 3, observation=options)
+    sync = gymnasium.make_vec(reversi_env.GYM_ENV_ID, 3, vectorization_mode="sync", observation=options)
+    assert isinstance(ours.unwrapped, ReversiVectorEnv)
+    a, _ = ours.reset(seed=5)
+    b, _ = sync.reset(seed=5)
+    for _ in range(6):
+        np.testing.assert_array_equal(a["observation"], b["observation"])
+        actions = np.argmax(a["action_mask"], axis=1)
+        a = ours.step(actions)[0]
+        b = sync.step(actions)[0]
