@@ -10,6 +10,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from pettingzoo.test import api_test, seed_test
 
 import reversi_env
@@ -186,3 +187,26 @@ def test_gymnasium_make_and_make_vec_pass_the_options_through() -> None:
         actions = np.argmax(a["action_mask"], axis=1)
         a = ours.step(actions)[0]
         b = sync.step(actions)[0]
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_the_vector_env_with_a_history_autoresets_as_sync_vector_env_does(mode: AutoresetMode) -> None:
+    spec = ObservationSpec(legal_moves=True, history=3)
+    n = 3
+    ours = ReversiVectorEnv(n, play_as="random", autoreset_mode=mode, observation=spec)
+    sync = SyncVectorEnv(
+        [functools.partial(ReversiGymEnv, play_as="random", observation=spec) for _ in range(n)], autoreset_mode=mode
+    )
+    a, _ = ours.reset(seed=9)
+    b, _ = sync.reset(seed=9)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(150):
+        np.testing.assert_array_equal(a["observation"], b["observation"])
+        np.testing.assert_array_equal(a["action_mask"], b["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in a["action_mask"]])
+        a, _, done, _, _ = ours.step(actions)
+        b, _, done_sync, _, _ = sync.step(actions)
+        np.testing.assert_array_equal(done, done_sync)
+        ended += int(done.sum())
+    assert ended >= n
