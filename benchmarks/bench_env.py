@@ -1,17 +1,26 @@
 """Environment speed, side by side with its anchors, in one run.
 
-    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3] [--record]
+    python benchmarks/bench_env.py [--steps 20000] [--vector-steps 300] [--rounds 3] [--pgx-steps 50] [--record]
 
 Prints: AEC ``env()`` steps/s with mask-sampled actions next to PettingZoo's
 ``connect_four_v3`` in the same loop, and the ratio (target >= 5x), plus our env
 under PettingZoo's stock wrapper classes; raw_env step + observe in
-microseconds; the single-agent env's steps/s; the vector env's steps/s at
-N = 1, 64, 1024 (target >= 1,000,000 at N = 1024), next to pgx's othello on CPU
-when pgx is installed. Needs ``pip install '.[bench]'``.
+microseconds; the single-agent env's steps/s; pgx's othello on this CPU
+(jax and pgx from PyPI, in the ``bench`` extra) next to ours: one game (our
+raw_env step + observe against pgx's jitted step) and batches of N = 1 to 4096
+(the vector env, target >= 1,000,000 steps/s at N = 1024, against ``jit(vmap(step))``),
+as ratios; then the vector env at N = 1024 with each observation
+option (``ObservationSpec``) against the default observation, as the cost of
+that option. Needs ``pip install '.[bench]'``.
 
 Every figure is the best of ``--rounds`` interleaved rounds. Rates are given
 per second of this process's CPU time (``time.process_time``), so other load on
-a shared machine does not count; the vector env also shows wall-clock rates.
+a shared machine does not count; the vector env and pgx also show wall-clock
+rates (XLA's worker threads can count CPU time while they wait). A vector env
+step is the agent's move and the random opponent's reply (two plies); a pgx
+step is one ply, each with a random legal action and a new game where one ended;
+the ratios against pgx are of plies (two a vector env step, which overcounts
+ours by the steps that end a game on the agent's move, about one in sixty).
 ``--record`` writes the figures into docs/benchmarks.md (``record.py``).
 """
 
@@ -31,6 +40,21 @@ from record import Figure, add_record_options, check_record_file, rate_figure, r
 import reversi_env
 from agents.ui.options import bounded_int, positive_int
 from reversi_env import ReversiGymEnv, ReversiVectorEnv, raw_env
+from reversi_env.observation import ObservationSpec
+
+OPTIONS = {
+    'dtype="float32"': ObservationSpec(dtype="float32"),
+    'layout="CHW"': ObservationSpec(layout="CHW"),
+    "legal_moves=True": ObservationSpec(legal_moves=True),
+    "side_to_move=True": ObservationSpec(side_to_move=True),
+    "history=4": ObservationSpec(history=4),
+    "history=8": ObservationSpec(history=8),
+    "flat=True": ObservationSpec(flat=True),
+    "all (float32, CHW, both planes, 8, flat)": ObservationSpec(
+        dtype="float32", layout="CHW", legal_moves=True, side_to_move=True, history=8, flat=True
+    ),
+}
+"""The observation options measured, each against the default observation."""
 
 
 def stock_wrapped_env() -> Any:
@@ -101,9 +125,11 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(masks.shape) * masks, axis=1)
 
 
-def vector_steps_per_second(n: int, steps: int, seed: int = 0) -> tuple[float, float]:
+def vector_steps_per_second(
+    n: int, steps: int, seed: int = 0, observation: ObservationSpec | None = None
+) -> tuple[float, float]:
     """Game steps/s of ReversiVectorEnv(n) inside ``step`` (CPU, wall); actions drawn outside the timer."""
-    env = ReversiVectorEnv(n, seed=seed)
+    env = ReversiVectorEnv(n, seed=seed, observation=observation)
     env.reset()
     rng = np.random.default_rng(seed)
     env.step(random_legal(env.action_masks(), rng))  # compile / load the kernels
@@ -117,8 +143,14 @@ def vector_steps_per_second(n: int, steps: int, seed: int = 0) -> tuple[float, f
     return n * steps / cpu, n * steps / wall
 
 
-def pgx_steps_per_second(n: int, steps: int, seed: int = 0) -> float | None:
-    """pgx othello steps/s (CPU time) at batch n (jit + vmap, random legal actions), or None without pgx."""
+PGX_SIZES = (1, 16, 64, 256, 1024, 4096)
+"""The batch sizes of the vector env and of pgx, side by side."""
+
+
+def pgx_steps_per_second(n: int | None, steps: int, seed: int = 0) -> tuple[float, float] | None:
+    """pgx's othello on this CPU: plies/s (CPU, wall) of one jitted call a step, random legal
+    actions and a new game where one ended, all inside the call; ``n`` games under ``jax.vmap``,
+    or one game without vmap (``n`` None). None when jax and pgx are not installed."""
     try:
         import jax
         import jax.numpy as jnp
@@ -126,22 +158,34 @@ def pgx_steps_per_second(n: int, steps: int, seed: int = 0) -> float | None:
     except ImportError:
         return None
     env = pgx.make("othello")
-    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
 
-    @jax.jit
-    def act(key: Any, mask: Any) -> Any:
-        return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf), axis=-1)
+    def one(state: Any, key: Any) -> Any:
+        pick, fresh = jax.random.split(key)
+        action = jax.random.categorical(pick, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        after = env.step(state, action)
+        new = env.init(fresh)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(after.terminated, b, a), after, new)
 
-    key = jax.random.PRNGKey(seed)
-    state = init(jax.random.split(key, n))
-    state = step(state, act(key, state.legal_action_mask))
+    if n is None:
+        init, step = jax.jit(env.init), jax.jit(lambda s, k: (one(s, k), jax.random.split(k)[0]))
+        state = init(jax.random.PRNGKey(seed))
+    else:
+
+        def batched(s: Any, k: Any) -> Any:
+            k, sub = jax.random.split(k)
+            return jax.vmap(one)(s, jax.random.split(sub, n)), k
+
+        init, step = jax.jit(jax.vmap(env.init)), jax.jit(batched)
+        state = init(jax.random.split(jax.random.PRNGKey(seed), n))
+    key = jax.random.PRNGKey(seed + 1)
+    state, key = step(state, key)  # compile
     jax.block_until_ready(state)
-    start = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     for _ in range(steps):
-        key, sub = jax.random.split(key)
-        state = step(state, act(sub, state.legal_action_mask))
+        state, key = step(state, key)
     jax.block_until_ready(state)
-    return n * steps / (time.process_time() - start)
+    games = 1 if n is None else n
+    return games * steps / (time.process_time() - cpu), games * steps / (time.perf_counter() - wall)
 
 
 def best(rounds: int, measure: Callable[[], Any]) -> Any:
@@ -164,6 +208,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--rounds", type=positive_int, default=3, help="interleaved rounds; the best is shown (default 3)"
+    )
+    parser.add_argument(
+        "--pgx-steps", type=positive_int, default=50, help="jitted pgx steps per batch size (default 50)"
     )
     add_record_options(parser)
     args = parser.parse_args()
@@ -194,15 +241,49 @@ def main() -> None:
         Figure("env.raw-step", "`raw_env` step + observe", f"{raw_us:.2f} us"),
         Figure("env.gym", "`ReversiGymEnv` steps/s (move + opponent reply)", f"{gym:,.0f}"),
     ]
-    for n in (1, 64, 1024):
+    print(f"{'pgx othello, jitted (steps/s; pgx plies/s)':46s} {'reversi-env':>12s} {'pgx':>12s} {'plies':>8s}")
+    single = pgx_steps_per_second(None, args.pgx_steps)
+    for label, ours_rate, theirs in (
+        ("single game: raw_env step + observe", 1e6 / raw_us, None if single is None else single[0]),
+        ("  wall clock (pgx's)", None, None if single is None else single[1]),
+    ):
+        if ours_rate is not None:
+            anchor, ratio = ("pgx n/a", "") if theirs is None else (f"{theirs:,.0f}", f"{ours_rate / theirs:7.1f}x")
+            print(f"{label:46s} {ours_rate:12,.0f} {anchor:>12s} {ratio:>8s}")
+            figures.append(
+                rate_figure("env.single-vs-pgx", "one game, plies/s", ours_rate, "pgx othello (jit)", theirs)
+            )
+        elif theirs is not None:
+            print(f"{label:46s} {'':12s} {theirs:12,.0f}")
+    for n in PGX_SIZES:
         measure = functools.partial(vector_steps_per_second, n, args.vector_steps * (10 if n == 1 else 1))
         cpu, wall = best(args.rounds, measure)
-        p = pgx_steps_per_second(n, 50)
-        anchor, ratio = ("pgx n/a", "") if p is None else (f"{p:,.0f}", f"{cpu / p:7.1f}x")
+        p = pgx_steps_per_second(n, args.pgx_steps)
+        anchor, ratio = ("pgx n/a", "") if p is None else (f"{p[0]:,.0f}", f"{2 * cpu / p[0]:7.1f}x")
         target = "  (target >= 1,000,000)" if n == 1024 else ""
         print(f"{f'ReversiVectorEnv steps/s, N = {n}':46s} {cpu:12,.0f} {anchor:>12s} {ratio:>8s}{target}")
-        print(f"{'  wall clock':46s} {wall:12,.0f}")
-        figures.append(rate_figure(f"env.vector-{n}", f"`ReversiVectorEnv` steps/s, N = {n}", cpu, "pgx othello", p))
+        anchor, ratio = ("", "") if p is None else (f"{p[1]:,.0f}", f"{2 * wall / p[1]:7.1f}x")
+        print(f"{'  wall clock':46s} {wall:12,.0f} {anchor:>12s} {ratio:>8s}")
+        figures.append(
+            rate_figure(
+                f"env.vector-{n}",
+                f"`ReversiVectorEnv` plies/s, N = {n}",
+                2 * cpu,
+                "pgx othello",
+                None if p is None else p[0],
+            )
+        )
+    print(f"{'vector env N = 1024, observation option':46s} {'with it':>12s} {'default':>12s} {'ratio':>8s}")
+    for name, spec in OPTIONS.items():
+        runs = [
+            (
+                vector_steps_per_second(1024, args.vector_steps, observation=spec)[0],
+                vector_steps_per_second(1024, args.vector_steps)[0],
+            )
+            for _ in range(args.rounds)
+        ]
+        with_it, default = (max(col) for col in zip(*runs, strict=True))
+        print(f"{'  ' + name:46s} {with_it:12,.0f} {default:12,.0f} {with_it / default:7.2f}x")
     record_if_asked(args, figures)
 
 

@@ -12,6 +12,7 @@
 | Action Shape       | ()                                                             |
 | Action Values      | Discrete(65): 0-63 place a disc, 64 = PASS                     |
 | Observation Shape  | `observation` (8, 8, 2) int8, `action_mask` (65,) int8         |
+|                    | (by default; see `observation=` below)                         |
 | Observation Values | [0, 1]                                                         |
 | Rewards            | +1 win, -1 loss, 0 draw, at the end only                       |
 | Pass rule          | PASS is legal only when no placement is; the game ends as soon |
@@ -32,6 +33,11 @@ observed, at any time:
   observer's discs, plane 1 the opponent's (1 = a disc there).
 * ``action_mask``: int8 (65,), 1 for each legal action of the observer. It is
   all zeros when the observer is not the agent to move, and when the game is over.
+
+``raw_env(observation=ObservationSpec(...))`` (or a dict of its fields; also
+through ``env()``) changes the ``observation`` entry: float32, channels-first,
+a legal-moves plane, a side-to-move plane, the last k positions, flat (see
+``reversi_env.observation``). The mask stays as it is.
 
 ### Action Space
 
@@ -88,7 +94,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from reversi_env.notation import NUM_ACTIONS, as_action
-from reversi_env.observation import observe
+from reversi_env.observation import ObservationSpec
 from reversi_env.render import EnvRenderer
 from reversi_env.state import BLACK, WHITE, GameState
 
@@ -119,23 +125,24 @@ def _unknown_agent(agent: object) -> KeyError:
     return KeyError(f"unknown agent {agent!r}: the agents are {', '.join(AGENTS)}")
 
 
-def make_observation_space() -> spaces.Dict:
-    """A new observation space: ``Dict(observation=Box(0, 1, (8, 8, 2), int8), action_mask=Box(0, 1, (65,), int8))``.
+def make_observation_space(spec: ObservationSpec | None = None) -> spaces.Dict:
+    """A new observation space: by default ``Dict(observation=Box(0, 1, (8, 8, 2), int8),
+    action_mask=Box(0, 1, (65,), int8))``, else the one ``spec`` describes.
 
     Shared by the AEC, single-agent and vector envs (each builds its spaces once).
     """
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(low=0, high=1, shape=(8, 8, 2), dtype=np.int8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-        }
-    )
+    return ObservationSpec.of(spec).space()
 
 
-def env(render_mode: str | None = None, max_moves: int | None = None, **kwargs: Any) -> AECEnv:
+def env(
+    render_mode: str | None = None,
+    max_moves: int | None = None,
+    observation: ObservationSpec | dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> AECEnv:
     """The Reversi AEC env with PettingZoo's standard wrappers for classic games:
     illegal actions end the game (-1), out-of-range ones fail an assert, call order is enforced."""
-    wrapped: AECEnv = raw_env(render_mode=render_mode, max_moves=max_moves, **kwargs)
+    wrapped: AECEnv = raw_env(render_mode=render_mode, max_moves=max_moves, observation=observation, **kwargs)
     wrapped = TerminateIllegalWrapper(wrapped, illegal_reward=-1)
     wrapped = AssertOutOfBoundsWrapper(wrapped)
     wrapped = OrderEnforcingWrapper(wrapped)
@@ -269,6 +276,7 @@ _EPISODE_FIELDS = (
     "_prev_state",
     "_last_move",
     "_num_moves",
+    "_history",
     "_episodes",
     "agents",
     "agent_selection",
@@ -293,10 +301,19 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         "render_fps": 4,
     }
 
-    def __init__(self, render_mode: str | None = None, max_moves: int | None = None, screen_size: int = 512):
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        max_moves: int | None = None,
+        screen_size: int = 512,
+        observation: ObservationSpec | dict[str, Any] | None = None,
+    ):
         """``render_mode``: None, "human", "ansi" or "rgb_array"; ``max_moves``: truncate
-        after that many actions (None: play to the end); ``screen_size``: image side in pixels."""
-        EzPickle.__init__(self, render_mode=render_mode, max_moves=max_moves, screen_size=screen_size)
+        after that many actions (None: play to the end); ``screen_size``: image side in pixels;
+        ``observation``: an ``ObservationSpec`` or a dict of its fields (None: the default planes)."""
+        EzPickle.__init__(
+            self, render_mode=render_mode, max_moves=max_moves, screen_size=screen_size, observation=observation
+        )
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
@@ -309,15 +326,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self.render_mode = render_mode
         self.max_moves = None if max_moves is None else int(max_moves)
         self.screen_size = int(screen_size)
+        self.observation_spec = ObservationSpec.of(observation)
 
         self.possible_agents = list(AGENTS)
         self.agents = self.possible_agents[:]
         self.action_spaces: dict[str, spaces.Discrete] = {agent: ActionSpace() for agent in AGENTS}
-        self.observation_spaces = {agent: make_observation_space() for agent in AGENTS}
+        self.observation_spaces = {agent: self.observation_spec.space() for agent in AGENTS}
         self._state = GameState.initial()
         self._prev_state: GameState | None = None
         self._last_move: int | None = None
         self._num_moves = 0
+        self._history: tuple[GameState, ...] = ()  # the positions before the current one, newest first
         self._episodes = 0  # begun by reset or by setting state: the wrapper checks its cached mask by it
         self._renderer = EnvRenderer(self.screen_size, fps=self.metadata["render_fps"])
 
@@ -351,12 +370,12 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._start(value)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``agent``'s observation: own and opponent planes, and its legal-action mask."""
+        """``agent``'s observation: its planes (as ``observation_spec`` says) and its legal-action mask."""
         try:
             player = _PLAYER_OF[agent]
         except (KeyError, TypeError):
             raise _unknown_agent(agent) from None
-        return observe(self._state, player)
+        return self.observation_spec.observe(self._state, player, self._history)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game from the initial position, or from ``options["state"]`` (a GameState).
@@ -380,6 +399,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._prev_state = None
         self._last_move = None
         self._num_moves = 0
+        self._history = ()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -407,6 +427,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the unwr
         self._prev_state = prev
         self._last_move = a
         self._num_moves += 1
+        keep = self.observation_spec.history - 1
+        if keep:
+            self._history = (prev, *self._history[: keep - 1])
         self._cumulative_rewards[agent] = 0
         self.agent_selection = AGENTS[self._state.player]
         if self._state.is_terminal():

@@ -1,10 +1,13 @@
 """A single-agent Gymnasium env: the learner plays one colour, an opponent the other.
 
-``ReversiGymEnv(opponent=None, play_as="black", reward="win")``, also
+``ReversiGymEnv(opponent=None, play_as="black", reward="win", observation=None)``, also
 ``gymnasium.make("reversi_env/Reversi-v0", ...)``. Observation, action space and
 pass rule are the AEC env's (see ``reversi_env.aec``): a dict of int8 own /
 opponent planes (8, 8, 2) and the action mask (65,); ``Discrete(65)`` with 64 =
 PASS. ``action_masks()`` gives the mask as bools (sb3-contrib's MaskablePPO).
+``observation=`` (an ``ObservationSpec`` or a dict of its fields) changes the
+planes as in the AEC env: dtype, layout, extra planes, history, flat. The
+history holds one position per ply, the opponent's moves and passes included.
 
 A step plays the agent's action, then the opponent's reply, so every
 observation has the agent to move (it may have only PASS) or the game over.
@@ -45,11 +48,10 @@ import numpy as np
 from gymnasium import spaces
 
 from reversi_env import bitboard as bb
-from reversi_env.aec import make_observation_space
 from reversi_env.batch import RANDOM_COLOR, REWARD_DISC_DIFF, REWARD_WIN
 from reversi_env.errors import IllegalMoveError, InvalidMoveError
 from reversi_env.notation import NUM_ACTIONS, PASS, as_action
-from reversi_env.observation import observe
+from reversi_env.observation import ObservationSpec, observe
 from reversi_env.render import EnvRenderer
 from reversi_env.state import BLACK, PLAYER_NAMES, WHITE, GameState
 
@@ -106,10 +108,13 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
         play_as: str = "black",
         reward: str = "win",
         render_mode: str | None = None,
+        observation: ObservationSpec | dict[str, Any] | None = None,
     ) -> None:
         """``opponent``: None (random), a callable or an object with ``act``;
         ``play_as``: "black", "white" or "random" (drawn at each reset);
-        ``reward``: "win" or "disc_diff"; ``render_mode``: None, "human", "ansi", "rgb_array".
+        ``reward``: "win" or "disc_diff"; ``render_mode``: None, "human", "ansi", "rgb_array";
+        ``observation``: an ``ObservationSpec`` or a dict of its fields (None: the default planes).
+        The opponent always gets the default observation, as every ``agents.Agent`` reads it.
         ``opponent="random"`` is None, as ``ReversiVectorEnv`` spells it, so one set of
         keyword arguments serves ``gymnasium.make`` and ``gymnasium.make_vec``."""
         if isinstance(opponent, str) and opponent == RANDOM_OPPONENT:
@@ -125,10 +130,12 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
         self._reward_mode = parse_reward(reward)
         self.opponent = opponent
         self.render_mode = render_mode
-        self.observation_space = make_observation_space()
+        self.observation_spec = ObservationSpec.of(observation)
+        self.observation_space = self.observation_spec.space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._state = GameState.initial()
         self._player = BLACK
+        self._history: tuple[GameState, ...] = ()  # the positions before the current one, newest first
         self._rng: np.ndarray | None = None
         self._done = True
         self._prev_state: GameState | None = None
@@ -152,7 +159,12 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
         return self._observe()["action_mask"].astype(bool)
 
     def _observe(self) -> dict[str, np.ndarray]:
-        return observe(self._state, self._player)
+        return self.observation_spec.observe(self._state, self._player, self._history)
+
+    def _push(self, *positions: GameState) -> tuple[GameState, ...]:
+        """The history after ``positions`` (oldest first) were played from."""
+        keep = self.observation_spec.history - 1
+        return (*reversed(positions), *self._history)[:keep] if keep else ()
 
     # -- the episode -------------------------------------------------------------
 
@@ -171,9 +183,11 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
         if callable(reset):
             reset()
         prev, last, state = None, None, GameState.initial()
+        self._history = ()
         if player == WHITE:
             prev = state
             last, state = self._opponent_move(state, 1 - player)
+            self._history = self._push(prev)
         self._state, self._player, self._done = state, player, False
         self._prev_state, self._last_move = prev, last
         if self.render_mode == "human":
@@ -190,8 +204,11 @@ class ReversiGymEnv(gymnasium.Env[dict[str, Any], Any]):
             self._done = True
             return self._observe(), -1.0, True, False, {"illegal": True}
         prev, last, after = state, a, state.apply(a)
+        played: tuple[GameState, ...] = (state,)
         if not after.is_terminal():
             prev, (last, after) = after, self._opponent_move(after, 1 - self._player)
+            played = (state, prev)
+        self._history = self._push(*played)
         self._prev_state, self._last_move, self._state = prev, last, after
         reward = 0.0
         info: dict[str, Any] = {}

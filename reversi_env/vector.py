@@ -1,7 +1,7 @@
 """A Gymnasium vector env: N single-agent games against the random opponent, one numba call per step.
 
 ``ReversiVectorEnv(num_envs, opponent="random", play_as="black", reward="win", seed=None,
-autoreset_mode=AutoresetMode.SAME_STEP)`` is the batched ``ReversiGymEnv`` with its
+autoreset_mode=AutoresetMode.SAME_STEP, observation=None)`` is the batched ``ReversiGymEnv`` with its
 default opponent: the same observations, rewards, infos and illegal-action
 rule, for N games at once.
 
@@ -9,6 +9,8 @@ rule, for N games at once.
   ``reversi_env.batch.step_all``. Observations are ``{"observation": int8
   (N, 8, 8, 2), "action_mask": int8 (N, 65)}``; ``action_masks()`` is the
   bool (N, 65) mask of the last observations, for MaskablePPO-style code.
+  ``observation=`` (an ``ObservationSpec`` or a dict of its fields) changes the
+  planes as in ``ReversiGymEnv``; the kernels write them, whatever the options.
 * Autoreset, as ``gymnasium.vector.SyncVectorEnv(..., autoreset_mode=...)``
   over ``ReversiGymEnv`` does it, value for value (``metadata["autoreset_mode"]``
   says which):
@@ -48,11 +50,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from reversi_env import batch
-from reversi_env.aec import make_observation_space
 from reversi_env.bitboard import make_rng
 from reversi_env.errors import InvalidMoveError
 from reversi_env.gym import RANDOM_OPPONENT, kernel_seed, parse_play_as, parse_reward
 from reversi_env.notation import NUM_ACTIONS, PASS
+from reversi_env.observation import ObservationSpec
 
 _MAX_ENVS = 1 << 24
 
@@ -85,10 +87,12 @@ class ReversiVectorEnv(VectorEnv):
         reward: str = "win",
         seed: int | Sequence[int] | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+        observation: ObservationSpec | dict[str, Any] | None = None,
     ) -> None:
         """``num_envs`` games; ``opponent`` must be "random" (the kernel's; None is the same, as in
         ``ReversiGymEnv``); ``play_as`` "black" / "white" / "random"; ``reward`` "win" /
-        "disc_diff"; ``seed`` for the first reset; ``autoreset_mode`` an ``AutoresetMode``."""
+        "disc_diff"; ``seed`` for the first reset; ``autoreset_mode`` an ``AutoresetMode``;
+        ``observation`` an ``ObservationSpec`` or a dict of its fields (None: the default planes)."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= _MAX_ENVS:
             raise ValueError(f"num_envs must be an int from 1 to {_MAX_ENVS}, got {num_envs!r}")
         if opponent is not None and not (isinstance(opponent, str) and opponent == RANDOM_OPPONENT):
@@ -104,7 +108,8 @@ class ReversiVectorEnv(VectorEnv):
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         self._default_seed = self._check_seed(seed)
         self.render_mode = None
-        self.single_observation_space = make_observation_space()
+        self.observation_spec = ObservationSpec.of(observation)
+        self.single_observation_space = self.observation_spec.space()
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -113,6 +118,9 @@ class ReversiVectorEnv(VectorEnv):
         self._opp = np.zeros(n, dtype=np.uint64)
         self._color = np.zeros(n, dtype=np.int64)
         self._rng = np.zeros(n, dtype=np.uint64)
+        spec = self.observation_spec
+        self._past = np.zeros((n, spec.history - 1, 2), dtype=np.uint64)  # earlier positions, see batch
+        self._extra = np.int64(batch.EXTRA_LEGAL * spec.legal_moves + batch.EXTRA_SIDE * spec.side_to_move)
         self._mask: np.ndarray | None = None  # the masks last returned (action_masks())
         # Games that ended at the last step and that the kernel has already restarted,
         # which NEXT_STEP / DISABLED show only at the next step / reset (until then they
@@ -173,7 +181,7 @@ class ReversiVectorEnv(VectorEnv):
         self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
         for i, s in enumerate(seeds):
             self._rng[i] = make_rng(kernel_seed(seeding.np_random(s)[0]))[0]
-        batch.reset_all(self._me, self._opp, self._color, self._rng, self._play_as)
+        batch.reset_all(self._me, self._opp, self._color, self._rng, self._play_as, self._past)
         self._ended[:] = False
         obs, self._mask = self._observations()
         return {"observation": obs, "action_mask": self._mask.copy()}, {
@@ -190,7 +198,7 @@ class ReversiVectorEnv(VectorEnv):
             if s is not None:
                 self._rng[i] = make_rng(kernel_seed(seeding.np_random(s)[0]))[0]
             if s is not None or not self._ended[i]:  # an ended game was restarted from its own stream already
-                batch.reset_game(i, self._me, self._opp, self._color, self._rng, self._play_as)
+                batch.reset_game(i, self._me, self._opp, self._color, self._rng, self._play_as, self._past)
         self._ended &= ~reset_mask
         obs, mask = self._observations()
         if self._ended.any():  # games still showing their end
@@ -230,10 +238,10 @@ class ReversiVectorEnv(VectorEnv):
         rewards = np.empty(n, dtype=np.float64)
         done = np.empty(n, dtype=bool)
         illegal = np.empty(n, dtype=bool)
-        final_obs = np.empty((n, 8, 8, 2), dtype=np.int8)
+        final_obs = self._new_observations()
         final_mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
         final_discs = np.empty((n, 2), dtype=np.int64)
-        obs = np.empty((n, 8, 8, 2), dtype=np.int8)
+        obs = self._new_observations()
         mask = np.empty((n, NUM_ACTIONS), dtype=np.int8)
         color = self._color.copy()  # the kernel overwrites the colour of a game it restarts
         batch.step_all(
@@ -244,13 +252,15 @@ class ReversiVectorEnv(VectorEnv):
             a.astype(np.int64, copy=False),
             self._play_as,
             self._reward_mode,
+            self._past,
+            self._extra,
             rewards,
             done,
             illegal,
-            final_obs,
+            self._squares_view(final_obs),
             final_mask,
             final_discs,
-            obs,
+            self._squares_view(obs),
             mask,
         )
         infos: dict[str, Any] = {}
@@ -311,10 +321,24 @@ class ReversiVectorEnv(VectorEnv):
 
     def _observations(self) -> tuple[np.ndarray, np.ndarray]:
         """Fresh observations and masks of every game's position now."""
-        obs = np.empty((self.num_envs, 8, 8, 2), dtype=np.int8)
+        obs = self._new_observations()
         mask = np.empty((self.num_envs, NUM_ACTIONS), dtype=np.int8)
-        batch.write_observations(self._me, self._opp, obs, mask)
+        batch.write_observations(
+            self._me, self._opp, self._color, self._past, self._extra, self._squares_view(obs), mask
+        )
         return obs, mask
+
+    def _new_observations(self) -> np.ndarray:
+        """An empty batch of observations of ``observation_spec``'s shape and dtype."""
+        spec = self.observation_spec
+        return np.empty((self.num_envs, *spec.shape), dtype=spec.numpy_dtype)
+
+    def _squares_view(self, obs: np.ndarray) -> np.ndarray:
+        """``obs`` viewed as (N, 64, C), square then plane, as the kernels write it."""
+        c = self.observation_spec.num_planes
+        if self.observation_spec.layout == "HWC":
+            return obs.reshape(self.num_envs, 64, c)
+        return obs.reshape(self.num_envs, c, 64).transpose(0, 2, 1)
 
     def action_masks(self) -> np.ndarray:
         """bool (N, 65): each game's mask in the last observations (in NEXT_STEP and

@@ -21,6 +21,8 @@ MISSING = "/nonexistent/weights.npz"
         ("bench_match", ["--rounds", "0"], "argument --rounds: must be >= 1, got '0'"),
         ("bench_env", ["--rounds", "0"], "argument --rounds: must be >= 1, got '0'"),
         ("bench_env", ["--steps", "1"], "argument --steps: must be from 4 to"),
+        ("bench_env", ["--pgx-steps", "0"], "argument --pgx-steps: must be >= 1, got '0'"),
+        ("bench_dataset", ["--games", "0"], "argument --games: must be >= 1, got '0'"),
         ("bench_core", ["--games", "0"], "argument --games: must be from 2 to"),
         ("bench_core", ["--record", "--record-file", MISSING], f"--record-file {MISSING}: No such file or directory"),
         ("bench_arena", ["--record", "--record-file", str(REPO_ROOT / "README.md")], "README.md: no table between"),

@@ -31,12 +31,16 @@ from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
 from agents.datafiles import write_bytes_atomic
 from reversi_env.bitboard import U0, U1, legal_moves
-from reversi_env.symmetry import SYMMETRIES
+from reversi_env.observation import ObservationSpec
+from reversi_env.symmetry import SYMMETRIES as SYMMETRIES  # the docstring names it; callers import it here
+from reversi_env.symmetry import transform
 
 NUM_ACTIONS = 65
 PASS = 64
 ILLEGAL_LOGIT = -1e9
 """What masking puts in place of an illegal action's logit (softmax gives it 0)."""
+PLANES = ObservationSpec(dtype="float32", layout="CHW", legal_moves=True)
+"""The input planes as an observation spec: the mover's discs, the opponent's, the mover's legal squares."""
 
 
 @dataclass(frozen=True)
@@ -86,16 +90,9 @@ def augment(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sample ``i`` of a batch moved by symmetry ``k[i]``: planes ``(n, c, 8, 8)``,
     policy targets and masks ``(n, 65)``. New arrays; the inputs are untouched."""
-    n, c = planes.shape[:2]
-    perm = SYMMETRIES[k]  # (n, 65): source action -> target action
-    rows = np.arange(n)[:, None]
-    out_planes = np.empty((n, c, 64), dtype=planes.dtype)
-    out_planes[rows[:, :, None], np.arange(c)[None, :, None], perm[:, None, :64]] = planes.reshape(n, c, 64)
-    out_policy = np.empty_like(policy)
-    out_policy[rows, perm] = policy
-    out_masks = np.empty_like(masks)
-    out_masks[rows, perm] = masks
-    return out_planes.reshape(planes.shape), out_policy, out_masks
+    out_planes, out_masks, out_policy = transform(k, planes, masks, policy, spec=PLANES)
+    assert out_policy is not None
+    return out_planes, out_policy, out_masks
 
 
 # -- the network -------------------------------------------------------------------

@@ -30,12 +30,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agents.datafiles import write_text_atomic
 from agents.play.match import GameResult
 from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.notation import PASS, action_name, parse_square
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
+
+if TYPE_CHECKING:  # the dataset module and its kernels load only when a game becomes data
+    from reversi_env.dataset import Game
 
 FORMATS = ("json", "ggf", "transcript")
 """The record formats, as ``write_record`` / ``--save`` name them."""
@@ -256,6 +260,40 @@ def from_ggf(text: str) -> GameResult:
     elif flag == "s" and not state.is_terminal():  # scored as it stands: what ``to_ggf`` writes for a quit
         result.reason = "quit"
     return result
+
+
+_GGF_GAME_RE = re.compile(r"\(\s*;")
+
+
+def from_ggf_games(text: str) -> list[GameResult]:
+    """Every game of a GGF text, one after another (as GGS archives hold them, a game
+    a line); RecordError naming the game (from 1) for the first that cannot be read."""
+    starts = [m.start() for m in _GGF_GAME_RE.finditer(text)]
+    if not starts:
+        raise RecordError("GGF: no game in the text (a game begins with '(;')")
+    games = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        try:
+            games.append(from_ggf(text[start:end]))
+        except RecordError as e:
+            raise RecordError(f"game {i + 1}: {e}") from None
+        except (ValueError, KeyError) as e:
+            raise RecordError(f"game {i + 1}: GGF: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    return games
+
+
+def dataset_game(result: GameResult) -> Game:
+    """A record as a dataset's game (``reversi_env.dataset.Game``): its placements, the
+    disc difference on the board at its end, and its winner (a resignation or a timeout
+    included). RecordError for a game from another start than the standard one."""
+    from reversi_env.dataset import Game
+
+    if result.start is not None and result.start_state() != GameState.initial():
+        raise RecordError("a dataset holds games from the standard start; this one starts elsewhere")
+    moves = tuple(parse_square(m) for m in result.moves if m != "PASS")
+    outcome = {"black": 1, "white": -1}.get(result.winner, 0)
+    return Game(moves, result.disc_difference, outcome)
 
 
 def _ggf_board(value: str) -> GameState:

@@ -11,6 +11,7 @@ for ``play_cli``). ``reversi --version`` prints the installed distribution's ver
     reversi train-eval --games N --seed S --out FILE     train the pattern evaluation (learn_cli)
     reversi fit-eval DATA --out FILE                     refit it on a run's saved positions (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
+    reversi dataset FILE... --out data.npz               game files into training arrays (dataset_cli)
 
 Each options module's ``register(subparsers)`` adds its subcommands and sets
 ``func``, which takes the parsed arguments and returns the exit status. The
@@ -25,12 +26,30 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agents.ui import alphazero_args, analysis_args, arena_args, course_args, engine_args, learn_args, play_args
+from agents.ui import (
+    alphazero_args,
+    analysis_args,
+    arena_args,
+    course_args,
+    dataset_args,
+    engine_args,
+    learn_args,
+    play_args,
+)
 
 DISTRIBUTION = "reversi-env"
 """The name the package is installed under (pyproject.toml's ``[project] name``)."""
 
-COMMAND_MODULES = (play_args, course_args, analysis_args, arena_args, engine_args, learn_args, alphazero_args)
+COMMAND_MODULES = (
+    play_args,
+    course_args,
+    analysis_args,
+    arena_args,
+    engine_args,
+    learn_args,
+    alphazero_args,
+    dataset_args,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
