@@ -1,11 +1,13 @@
 """``reversi solve`` and ``reversi analyze``: the engine's answers about one position.
 
-reversi solve "--XX----O-XXOX--... X" [--scoring count|wof] [--json] [--time-limit S]
-    the exact score for the side to move and every best move (the field's
-    problem-file position format: 64 cells A1..H8 of X, O, -, then the mover;
-    quote it as one argument, so that a board starting with - is not an option;
-    a whole line of an OBF file, "... X; G8:+2; A6:+0;", is read up to its
-    first ';'); Ctrl-C or the time limit stops a solve too big to wait for
+reversi solve "--XX----O-XXOX--... X" [--all] [--scoring count|wof] [--json] [--time-limit S]
+    the exact score for the side to move and one best move (as the field's
+    solvers and the FFO sheets give it), or with --all every best move (each
+    other move proved once more: slower). The position is in the field's
+    problem-file format: 64 cells A1..H8 of X, O, -, then the mover; quote it
+    as one argument, so that a board starting with - is not an option; a whole
+    line of an OBF file, "... X; G8:+2; A6:+0;", is read up to its first ';'.
+    Ctrl-C or the time limit stops a solve too big to wait for
 reversi analyze [POSITION | --moves f5d6c3] [--time 2] [--weights FILE] [--json]
     every legal move with its score and the depth it was searched to (a
     hint with scores); exact once few empty squares remain. The moves are a
@@ -58,7 +60,7 @@ def _position(words: list[str]) -> GameState:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    """``reversi solve``: print the exact score and the best moves."""
+    """``reversi solve``: print the exact score and a best move (``--all``: every best move)."""
     try:
         state = _position(args.position)
     except ValueError as e:
@@ -74,7 +76,10 @@ def run_solve(args: argparse.Namespace) -> int:
         )
     start = time.perf_counter()
     solver = Solver()
-    solution = interruptible(lambda: solver.solve(state, scoring=args.scoring, time_limit=args.time_limit), solver.stop)
+    solution = interruptible(
+        lambda: solver.solve(state, scoring=args.scoring, time_limit=args.time_limit, all_best=args.all),
+        solver.stop,
+    )
     seconds = time.perf_counter() - start
     if solution is None:
         print(f"reversi solve: not solved in {args.time_limit:g} s (a larger --time-limit may do)", file=sys.stderr)
@@ -85,7 +90,8 @@ def run_solve(args: argparse.Namespace) -> int:
     else:
         mover = PLAYER_SYMBOLS[state.player]
         print(f"{mover} to move: {solution.score:+d} ({args.scoring} scoring)")
-        print(f"best: {' '.join(best) if best else '(the game is over)'}")
+        label = "every best move" if args.all else "best"
+        print(f"{label}: {' '.join(best) if best else '(the game is over)'}")
         print(f"{solution.nodes} nodes in {seconds:.2f} s")
     return 0
 

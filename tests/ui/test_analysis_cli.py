@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import os
 import signal
 import subprocess
@@ -50,6 +51,24 @@ def test_solve_an_ffo_position_in_a_real_process() -> None:
     assert out["score"] == top
     assert set(out["best"]) <= {m for m, v in moves.items() if v == top} and out["best"]
     assert out["nodes"] > 0 and out["seconds"] >= 0
+
+
+def test_solve_gives_one_best_move_by_default_and_every_one_with_all(capsys: pytest.CaptureFixture[str]) -> None:
+    # FFO #25 (19 empties) has two best moves, G1 and A5, both worth 0.
+    position, moves = ffo(25)
+    top = max(moves.values())
+    tied = sorted((m for m, v in moves.items() if v == top), key=parse_square)
+    assert len(tied) == 2
+    assert main(["solve", position, "--scoring", "wof"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"O to move: {top:+d} (wof scoring)"
+    assert re.fullmatch(r"best: (\S+)", lines[1]) and lines[1].split()[1] in tied
+    assert re.fullmatch(r"\d+ nodes in \d+\.\d\d s", lines[2])
+    assert main(["solve", position, "--scoring", "wof", "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"O to move: {top:+d} (wof scoring)" and lines[1] == f"every best move: {' '.join(tied)}"
+    assert main(["solve", position, "--scoring", "wof", "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["best"] == tied
 
 
 def test_solve_text_and_scoring(capsys: pytest.CaptureFixture[str]) -> None:
