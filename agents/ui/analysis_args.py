@@ -70,6 +70,12 @@ def register(subparsers: Any) -> None:
     )
     _scoring_option(analyze)
     analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
+    analyze.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="with --moves: also draw the evaluation of every position of the game (black's side) in FILE.png "
+        "(needs the plot extra: pip install 'reversi-env[plot]')",
+    )
     analyze.set_defaults(func=deferred("agents.ui.analysis_cli", "run_analyze"))
 
 
