@@ -14,7 +14,9 @@ time of the child), and prints the ratio to our one-best-move time; with
 its resources beside it) the same for Egaroucid's solver, one thread, no book,
 level 60 (exact from the first move), with the evaluation ``--egaroucid-eval``
 names (by default the small one its repository ships, which its build script
-installs as ``resources/SMOKE_TEST_eval_stable.egev2``). ``--first`` and
+installs as ``resources/SMOKE_TEST_eval_stable.egev2``): all the positions in
+one process, each row with the time of Egaroucid's own clock, the total in CPU
+time less that of its start-up (seconds of loading tables). ``--first`` and
 ``--last`` choose the positions: #20-#39 by default, #40-#59 (20 to 34
 empties, minutes to hours each) on request. With ``--command`` our solves
 run through ``reversi solve`` itself (its argument parsing, a fresh solver,
@@ -348,24 +350,40 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
-def run_egaroucid(path: Path, evaluation: Path, position: str) -> tuple[float, int, int]:
-    """Egaroucid's console solver on one position (one thread, no book, level 60:
-    exact from the first move): (CPU seconds of its process, nodes, score for the
-    side to move). ``evaluation`` is the ``-eval`` file it orders its moves by."""
-    with tempfile.TemporaryDirectory() as tmp:
-        problem = Path(tmp) / "problem.txt"
-        problem.write_text(position.replace(" ", "") + "\n")
-        command = [str(path), "-l", "60", "-t", "1", "-nobook", "-eval", str(evaluation), "-solve", str(problem)]
-        start = _children_cpu()
-        # Egaroucid reads commands after the file's solves: quit ends it (at the end of input it would wait).
-        proc = subprocess.run(command, cwd=path.parent, input="quit\n", capture_output=True, text=True, timeout=3600)
-        seconds = _children_cpu() - start
-    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in proc.stdout.splitlines() if "|" in line]
+def run_egaroucid(path: Path, evaluation: Path, positions: list[str]) -> tuple[list[tuple[float, int, int]], float]:
+    """Egaroucid's console solver on ``positions``, in one process (one thread,
+    no book, level 60: exact from the first move; ``evaluation`` is the ``-eval``
+    file it orders its moves by): for each position (seconds by its own clock,
+    nodes, score for the side to move), and the CPU seconds of the solves: the
+    process's less those of the same process with no position (its start-up,
+    seconds of loading tables, would otherwise outweigh the small solves)."""
+
+    def solve(lines: list[str]) -> tuple[str, float]:
+        with tempfile.TemporaryDirectory() as tmp:
+            problems = Path(tmp) / "problems.txt"
+            problems.write_text("".join(line.replace(" ", "") + "\n" for line in lines))
+            command = [str(path), "-l", "60", "-t", "1", "-nobook", "-eval", str(evaluation), "-solve", str(problems)]
+            start = _children_cpu()
+            # Egaroucid reads commands after the file's solves: quit ends it (at the end of input it would wait).
+            proc = subprocess.run(
+                command, cwd=path.parent, input="quit\n", capture_output=True, text=True, timeout=36000
+            )
+            seconds = _children_cpu() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"egaroucid failed: {(proc.stdout + proc.stderr)[-500:]}")
+        return proc.stdout, seconds
+
+    _, startup = solve([])
+    out, seconds = solve(positions)
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in out.splitlines() if "|" in line]
     rows = [row for row in rows if len(row) == 7 and row[0] != "Level"]
-    if proc.returncode != 0 or len(rows) != 1:
-        raise RuntimeError(f"egaroucid gave no solve of {position!r}: {(proc.stdout + proc.stderr)[-500:]}")
-    _, _, _, score, _, nodes, _ = rows[0]
-    return seconds, int(nodes), int(score)
+    if len(rows) != len(positions):
+        raise RuntimeError(f"egaroucid gave {len(rows)} solves of {len(positions)} positions: {out[-500:]}")
+    solved = []
+    for _, _, _, score, clock, nodes, _ in rows:
+        hours, minutes, secs = clock.split(":")
+        solved.append((int(hours) * 3600 + int(minutes) * 60 + float(secs), int(nodes), int(score)))
+    return solved, max(seconds - startup, 0.0)
 
 
 def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | None = None) -> float:
@@ -568,7 +586,15 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     totals = {f"{k}{m}": 0.0 for k in ("seconds", "nodes") for m in [*modes, *anchors]}
     wrong = 0
-    for number, position, moves in problems:
+    egaroucid: list[tuple[float, int, int]] = []
+    if args.egaroucid is not None:
+        assert egaroucid_eval is not None
+        try:
+            egaroucid, totals["cpuegaroucid"] = run_egaroucid(args.egaroucid, egaroucid_eval, [p[1] for p in problems])
+        except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
+            print(f"bench_solver.py: error: {e}", file=sys.stderr)
+            return 1
+    for row, (number, position, moves) in enumerate(problems):
         state = GameState.from_string(position.replace("-", "."))
         known = max(moves.values())
         line = f"{number:>3} {state.num_empty():>5}"
@@ -600,18 +626,15 @@ def main(argv: list[str] | None = None) -> int:
             if path is None:
                 continue
             try:
-                if name == "zebra":
-                    zs, zn, zscore = run_zebra(path, position)
-                else:
-                    assert egaroucid_eval is not None
-                    zs, zn, zscore = run_egaroucid(path, egaroucid_eval, position)
+                zs, zn, zscore = run_zebra(path, position) if name == "zebra" else egaroucid[row]
             except (OSError, RuntimeError, subprocess.SubprocessError) as e:
                 print(f"bench_solver.py: error: {e}", file=sys.stderr)
                 return 1
             totals[f"seconds{name}"] += zs
             totals[f"nodes{name}"] += zn
-            line += f" | {zs:>11.3f} {zn:>13,d} {zn / max(zs, 1e-9) / 1e6:>6.2f} {zscore:>+5d}"
-            line += f" {one_best_seconds / max(zs, 1e-9):>6.2f}" + ("" if zscore == known else "  WRONG")
+            rate, ratio = (f"{zn / zs / 1e6:.2f}", f"{one_best_seconds / zs:.2f}") if zs >= 1e-3 else ("-", "-")
+            line += f" | {zs:>11.3f} {zn:>13,d} {rate:>6} {zscore:>+5d} {ratio:>6}"
+            line += "" if zscore == known else "  WRONG"
         print(line, flush=True)
     for all_best in modes:
         sec, nodes = totals[f"seconds{all_best}"], int(totals[f"nodes{all_best}"])
@@ -622,9 +645,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{wrong} wrong")
     for name, path in anchors.items():
         if path is not None:
-            sec, nodes = totals[f"seconds{name}"], int(totals[f"nodes{name}"])
+            sec, nodes = totals.get(f"cpu{name}", totals[f"seconds{name}"]), int(totals[f"nodes{name}"])
+            how = "CPU, its start-up left out" if name == "egaroucid" else "CPU"
             print(
-                f"{name}: {sec:.2f} s, {nodes:,d} nodes, {nodes / max(sec, 1e-9) / 1e6:.2f} M nodes/s; "
+                f"{name}: {sec:.2f} s ({how}), {nodes:,d} nodes, {nodes / max(sec, 1e-9) / 1e6:.2f} M nodes/s; "
                 f"ours (one best move) / {name} time: {totals['secondsFalse'] / max(sec, 1e-9):.2f}x"
             )
     return 1 if wrong else 0
