@@ -1,4 +1,4 @@
-"""The exact solver on the FFO endgame test positions #20-#39, side by side with Zebra.
+"""The exact solver on the FFO endgame test positions #20-#59, side by side with Zebra and Egaroucid.
 
 Solves each position with world-federation scoring (the test suite's), with a
 fresh table each time, twice: as the field reports it (the exact score and one
@@ -9,7 +9,19 @@ second, then the totals. Times are the process's CPU time (the machine is
 shared; wall time would count the other jobs). With ``--zebra PATH`` (a
 script-mode Zebra build, ``scrzebra``, with its ``coeffs2.bin`` beside it) it
 times Zebra on the same positions, one process each (its startup included, CPU
-time of the child), and prints the ratio to our one-best-move time.
+time of the child), and prints the ratio to our one-best-move time; with
+``--egaroucid PATH`` (Egaroucid's console build, ``Egaroucid_for_Console.out``,
+its resources beside it) the same for Egaroucid's solver, one thread, no book,
+level 60 (exact from the first move), with the evaluation ``--egaroucid-eval``
+names (by default the small one its repository ships, which its build script
+installs as ``resources/SMOKE_TEST_eval_stable.egev2``): all the positions in
+one process, each row with the time of Egaroucid's own clock, the total in CPU
+time less that of its start-up (seconds of loading tables). ``--first`` and
+``--last`` choose the positions: #20-#39 by default, #40-#59 (20 to 34
+empties, minutes to hours each) on request. With ``--command`` our solves
+run through ``reversi solve`` itself (its argument parsing, a fresh solver,
+the default one best move and ``--all``'s every best move), in this process,
+so that what is timed is what a user's command does, the startup aside.
 With ``--games N`` it solves, instead of the FFO positions, positions of N
 engine games (``engine_positions``: not a test set, so that the solver's
 tuning can be checked on positions it was not tuned on); there is no known
@@ -37,10 +49,11 @@ the search to depth D instead, with the learned evaluation, and prints how
 much faster two threads got there (nodes a second are not strength: the time to
 a depth is what a second thread buys).
 
-``--record`` writes the FFO totals (beside Zebra's, with ``--zebra``) into
+``--record`` writes the FFO totals (beside Zebra's and Egaroucid's, when given) into
 docs/benchmarks.md (``record.py``).
 
-    python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--zebra /path/to/scrzebra]
+    python benchmarks/bench_solver.py [--first 20] [--last 39] [--one-best-only] [--command] [--zebra /path/to/scrzebra]
+                                      [--egaroucid /path/to/Egaroucid_for_Console.out [--egaroucid-eval FILE]]
                                       [--midgame 10 [--threads 2] [--to-depth 9]]
     python benchmarks/bench_solver.py --games 40 --empties 21 [--empties-max 21] [--seed 0] [--one-best-only]
     python benchmarks/bench_solver.py --games 60 --empties 16 --empties-max 25 --timed 1 [--jumps 7 0] [--wld 18 off]
@@ -52,6 +65,8 @@ docs/benchmarks.md (``record.py``).
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import re
 import resource
 import subprocess
@@ -59,7 +74,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -72,26 +87,46 @@ from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
-from agents.search.endgame import Solver
+from agents.search.endgame import EndgameSolution, Solver
 from agents.search.evaluation import HAND_EVALUATION
 from agents.search.ladder import MAX_DEPTH, AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
+from agents.ui.cli import main as reversi
 from agents.ui.options import bounded_int, positive_float, positive_int, seed_int
-from reversi_env import BLACK, PASS, GameState, square_name
+from reversi_env import BLACK, PASS, GameState, parse_square, square_name
 from reversi_env.observation import observe
 
-FFO_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "fforum-20-39.obf"
+TEST_DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+FFO_FILES = {20: TEST_DATA / "fforum-20-39.obf", 40: TEST_DATA / "fforum-40-59.obf"}
+"""The FFO problem files, by the number of their first position."""
 FIRST_NUMBER = 20
+EGAROUCID_EVAL = Path("resources") / "SMOKE_TEST_eval_stable.egev2"
+"""Egaroucid's small evaluation, beside its console build (where build_egaroucid.sh puts it)."""
 
 
 def load_problems() -> list[tuple[int, str, dict[str, int]]]:
-    """(number, position text, known score of each listed move) for FFO #20-#39."""
+    """(number, position text, known score of each listed move) for FFO #20-#59."""
     problems = []
-    for number, line in enumerate(FFO_FILE.read_text().splitlines(), start=FIRST_NUMBER):
-        fields = [f.strip() for f in line.split(";") if f.strip()]
-        problems.append((number, fields[0], {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}))
+    for first, path in FFO_FILES.items():
+        for number, line in enumerate(path.read_text().splitlines(), start=first):
+            fields = [f.strip() for f in line.split(";") if f.strip()]
+            problems.append((number, fields[0], {m.split(":")[0]: int(m.split(":")[1]) for m in fields[1:]}))
     return problems
+
+
+def solve_by_command(position: str, all_best: bool, cap: float) -> EndgameSolution | None:
+    """``position`` solved by ``reversi solve`` (world-federation scoring, ``--all``
+    if ``all_best``, at most ``cap`` seconds) in this process, read back from its
+    JSON; None if it was not solved in time."""
+    out = io.StringIO()
+    args = ["solve", position, "--scoring", "wof", "--json", "--time-limit", str(cap)]
+    with redirect_stdout(out):
+        status = reversi(args + (["--all"] if all_best else []))
+    if status != 0:
+        return None
+    answer = json.loads(out.getvalue())
+    return EndgameSolution(int(answer["score"]), tuple(parse_square(m) for m in answer["best"]), int(answer["nodes"]))
 
 
 OPENING_PLIES = 8
@@ -319,6 +354,42 @@ def run_zebra(path: Path, position: str) -> tuple[float, int, int]:
     return seconds, int(nodes.group(1)), (black - white) if mover == "X" else (white - black)
 
 
+def run_egaroucid(path: Path, evaluation: Path, positions: list[str]) -> tuple[list[tuple[float, int, int]], float]:
+    """Egaroucid's console solver on ``positions``, in one process (one thread,
+    no book, level 60: exact from the first move; ``evaluation`` is the ``-eval``
+    file it orders its moves by): for each position (seconds by its own clock,
+    nodes, score for the side to move), and the CPU seconds of the solves: the
+    process's less those of the same process with no position (its start-up,
+    seconds of loading tables, would otherwise outweigh the small solves)."""
+
+    def solve(lines: list[str]) -> tuple[str, float]:
+        with tempfile.TemporaryDirectory() as tmp:
+            problems = Path(tmp) / "problems.txt"
+            problems.write_text("".join(line.replace(" ", "") + "\n" for line in lines))
+            command = [str(path), "-l", "60", "-t", "1", "-nobook", "-eval", str(evaluation), "-solve", str(problems)]
+            start = _children_cpu()
+            # Egaroucid reads commands after the file's solves: quit ends it (at the end of input it would wait).
+            proc = subprocess.run(
+                command, cwd=path.parent, input="quit\n", capture_output=True, text=True, timeout=36000
+            )
+            seconds = _children_cpu() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"egaroucid failed: {(proc.stdout + proc.stderr)[-500:]}")
+        return proc.stdout, seconds
+
+    _, startup = solve([])
+    out, seconds = solve(positions)
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in out.splitlines() if "|" in line]
+    rows = [row for row in rows if len(row) == 7 and row[0] != "Level"]
+    if len(rows) != len(positions):
+        raise RuntimeError(f"egaroucid gave {len(rows)} solves of {len(positions)} positions: {out[-500:]}")
+    solved = []
+    for _, _, _, score, clock, nodes, _ in rows:
+        hours, minutes, secs = clock.split(":")
+        solved.append((int(hours) * 3600 + int(minutes) * 60 + float(secs), int(nodes), int(score)))
+    return solved, max(seconds - startup, 0.0)
+
+
 def midgame(count: int, seconds: float = 1.0, threads: int = 1, depth: int | None = None) -> float:
     """The timed search on ``count`` positions 20 plies into seeded random games
     (with ``depth``: the search to that depth, no clock, with the learned
@@ -364,6 +435,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=20, help="first FFO number (default 20)")
     parser.add_argument("--last", type=int, default=39, help="last FFO number (default 39)")
     parser.add_argument("--zebra", type=Path, help="a script-mode Zebra (scrzebra) to time on the same positions")
+    parser.add_argument(
+        "--egaroucid", type=Path, help="Egaroucid's console build (Egaroucid_for_Console.out) to time beside ours"
+    )
+    parser.add_argument(
+        "--egaroucid-eval",
+        type=Path,
+        metavar="FILE",
+        help=f"--egaroucid: its evaluation file (default: {EGAROUCID_EVAL} beside the program)",
+    )
+    parser.add_argument(
+        "--command", action="store_true", help="solve through reversi solve (default: one best move; --all: every one)"
+    )
     parser.add_argument(
         "--midgame",
         type=bounded_int(0, 10**6),
@@ -456,6 +539,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--first {args.first} --last {args.last}: expected {FIRST_NUMBER} <= FIRST <= LAST <= {last}")
     if args.zebra is not None and not args.zebra.is_file():
         parser.error(f"--zebra {args.zebra}: no such file (Zebra is not part of this project: build it, see --help)")
+    egaroucid_eval = None
+    if args.egaroucid is not None:
+        if not args.egaroucid.is_file():
+            parser.error(f"--egaroucid {args.egaroucid}: no such file (not part of this project: build it, see --help)")
+        egaroucid_eval = args.egaroucid.parent / EGAROUCID_EVAL if args.egaroucid_eval is None else args.egaroucid_eval
+        if not egaroucid_eval.is_file():
+            parser.error(f"--egaroucid-eval {egaroucid_eval}: no such file")
     if args.games or args.from_games:
         if args.from_games:
             try:
@@ -494,19 +584,33 @@ def main(argv: list[str] | None = None) -> int:
     header = f"{'#':>3} {'empty':>5} {'ours':>5} {'known':>5}"
     for all_best in modes:
         header += f" | {'all best' if all_best else 'one best':>8} {'seconds':>8} {'nodes':>13} {'Mn/s':>6}"
-    if args.zebra:
-        header += f" | {'zebra s':>8} {'z nodes':>12} {'z Mn/s':>6} {'z score':>7} {'ratio':>6}"
+    anchors = {"zebra": args.zebra, "egaroucid": args.egaroucid}
+    for name, path in anchors.items():
+        if path is not None:
+            header += f" | {name[:9] + ' s':>11} {'nodes':>13} {'Mn/s':>6} {'score':>5} {'ratio':>6}"
+    print(f"our solves: {'reversi solve' if args.command else 'Solver.solve'}")
     print(header)
-    totals = {"zseconds": 0.0, "znodes": 0} | {f"{k}{m}": 0.0 for k in ("seconds", "nodes") for m in modes}
+    totals = {f"{k}{m}": 0.0 for k in ("seconds", "nodes") for m in [*modes, *anchors]}
     wrong = 0
-    for number, position, moves in problems:
+    egaroucid: list[tuple[float, int, int]] = []
+    if args.egaroucid is not None:
+        assert egaroucid_eval is not None
+        try:
+            egaroucid, totals["cpuegaroucid"] = run_egaroucid(args.egaroucid, egaroucid_eval, [p[1] for p in problems])
+        except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
+            print(f"bench_solver.py: error: {e}", file=sys.stderr)
+            return 1
+    for row, (number, position, moves) in enumerate(problems):
         state = GameState.from_string(position.replace("-", "."))
         known = max(moves.values())
         line = f"{number:>3} {state.num_empty():>5}"
         one_best_seconds = 0.0
         for all_best in modes:
             start = time.process_time()
-            solution = Solver().solve(state, scoring="wof", time_limit=args.cap, all_best=all_best)  # a fresh table
+            if args.command:
+                solution = solve_by_command(position, all_best, args.cap)
+            else:
+                solution = Solver().solve(state, scoring="wof", time_limit=args.cap, all_best=all_best)  # a fresh table
             seconds = time.process_time() - start
             if solution is None:
                 line += f" | not solved in {args.cap:g} s"
@@ -524,15 +628,19 @@ def main(argv: list[str] | None = None) -> int:
             totals[f"nodes{all_best}"] += solution.nodes
             line += f" | {best:>8} {seconds:>8.3f} {solution.nodes:>13,d} {solution.nodes / seconds / 1e6:>6.2f}"
             line += "" if ok else "  WRONG"
-        if args.zebra:
+        for name, path in anchors.items():
+            if path is None:
+                continue
             try:
-                zs, zn, zscore = run_zebra(args.zebra, position)
+                zs, zn, zscore = run_zebra(path, position) if name == "zebra" else egaroucid[row]
             except (OSError, RuntimeError, subprocess.SubprocessError) as e:
                 print(f"bench_solver.py: error: {e}", file=sys.stderr)
                 return 1
-            totals["zseconds"] += zs
-            totals["znodes"] += zn
-            line += f" | {zs:>8.3f} {zn:>12,d} {zn / zs / 1e6:>6.2f} {zscore:>+7d} {one_best_seconds / zs:>6.1f}"
+            totals[f"seconds{name}"] += zs
+            totals[f"nodes{name}"] += zn
+            rate, ratio = (f"{zn / zs / 1e6:.2f}", f"{one_best_seconds / zs:.2f}") if zs >= 1e-3 else ("-", "-")
+            line += f" | {zs:>11.3f} {zn:>13,d} {rate:>6} {zscore:>+5d} {ratio:>6}"
+            line += "" if zscore == known else "  WRONG"
         print(line, flush=True)
     for all_best in modes:
         sec, nodes = totals[f"seconds{all_best}"], int(totals[f"nodes{all_best}"])
@@ -541,36 +649,43 @@ def main(argv: list[str] | None = None) -> int:
             f"{nodes / sec / 1e6:.2f} M nodes/s"
         )
     print(f"{wrong} wrong")
-    if args.zebra:
-        zrate = totals["znodes"] / totals["zseconds"] / 1e6
-        print(
-            f"zebra: {totals['zseconds']:.2f} s, {totals['znodes']:,d} nodes, {zrate:.2f} M nodes/s; "
-            f"ours (one best move) / zebra time: {totals['secondsFalse'] / totals['zseconds']:.1f}x"
-        )
+    for name, path in anchors.items():
+        if path is not None:
+            sec, nodes = totals.get(f"cpu{name}", totals[f"seconds{name}"]), int(totals[f"nodes{name}"])
+            how = "CPU, its start-up left out" if name == "egaroucid" else "CPU"
+            print(
+                f"{name}: {sec:.2f} s ({how}), {nodes:,d} nodes, {nodes / max(sec, 1e-9) / 1e6:.2f} M nodes/s; "
+                f"ours (one best move) / {name} time: {totals['secondsFalse'] / max(sec, 1e-9):.2f}x"
+            )
     if not wrong:
-        record_if_asked(args, solver_figures(args, totals, modes), None if argv is None else ["bench_solver.py", *argv])
+        figures = solver_figures(args, totals, modes, anchors)
+        record_if_asked(args, figures, None if argv is None else ["bench_solver.py", *argv])
     return 1 if wrong else 0
 
 
-def solver_figures(args: argparse.Namespace, totals: dict[str, float], modes: list[bool]) -> list[Figure]:
+def solver_figures(
+    args: argparse.Namespace, totals: dict[str, float], modes: list[bool], anchors: dict[str, str | None]
+) -> list[Figure]:
     """The FFO totals as rows of the benchmarks page: CPU seconds and nodes a second of each
-    mode, the one-best-move one beside Zebra's time on the same positions (with ``--zebra``)."""
+    mode, the one-best-move one beside each anchor's CPU time on the same positions."""
     figures = []
     for all_best in modes:
         seconds, nodes = totals[f"seconds{all_best}"], totals[f"nodes{all_best}"]
         what = "every best move" if all_best else "the score and one best move"
-        anchor = ratio = ""
-        if args.zebra and not all_best:
-            zebra_rate = totals["znodes"] / totals["zseconds"] / 1e6
-            anchor = f"Zebra: {totals['zseconds']:.2f} s, {zebra_rate:.1f} M nodes/s"
-            ratio = f"time {seconds / totals['zseconds']:.2f}x Zebra's"
+        measured = [] if all_best else [name for name, path in anchors.items() if path is not None]
+        anchor_text, ratio_text = [], []
+        for name in measured:
+            sec = totals.get(f"cpu{name}", totals[f"seconds{name}"])
+            rate = totals[f"nodes{name}"] / max(sec, 1e-9) / 1e6
+            anchor_text.append(f"{name.capitalize()}: {sec:.2f} s, {rate:.1f} M nodes/s")
+            ratio_text.append(f"time {seconds / max(sec, 1e-9):.2f}x {name.capitalize()}'s")
         figures.append(
             Figure(
                 f"solver.ffo-{args.first}-{args.last}{'-all-best' if all_best else ''}",
                 f"FFO #{args.first}-#{args.last} solved exactly, {what}, CPU seconds",
                 f"{seconds:.2f} s, {nodes / seconds / 1e6:.1f} M nodes/s",
-                anchor,
-                ratio,
+                "; ".join(anchor_text),
+                "; ".join(ratio_text),
             )
         )
     return figures

@@ -126,6 +126,31 @@ def test_a_player_that_cannot_join_a_position_is_one_line() -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_the_ffo_positions_are_solved_through_reversi_solve() -> None:
+    # #21 and #22 (15 and 17 empties) through the command's default (one best move) and --all.
+    done = run_bench("--command", "--first", "21", "--last", "22")
+    assert done.returncode == 0, done.stderr
+    assert "our solves: reversi solve" in done.stdout and "0 wrong" in done.stdout
+    rows = re.findall(r"^ *(\d+) +\d+ +([+-]\d+) +([+-]\d+) \| +(\S+) .+\| +(\S+) ", done.stdout, re.MULTILINE)
+    assert rows == [("21", "+0", "+0", "G5", "G5"), ("22", "+2", "+2", "G8", "G8")]
+
+
+def test_the_second_ffo_file_is_read() -> None:
+    # FFO #40 (20 empties): A2 wins by 38 (the Edax problem file's score).
+    done = run_bench("--first", "40", "--last", "40", "--one-best-only")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^ *40 +20 +\+38 +\+38 \| +A2 ", done.stdout, re.MULTILINE) and "0 wrong" in done.stdout
+
+
+def test_an_egaroucid_that_gives_no_solve_is_one_line() -> None:
+    # /bin/true, a real program, prints no table of results, as a console build that fails to start.
+    done = run_bench("--one-best-only", "--first", "21", "--last", "21", "--egaroucid", "/bin/true",
+                     "--egaroucid-eval", "/bin/true")  # fmt: skip
+    assert done.returncode == 1
+    assert "egaroucid gave 0 solves of 1 positions" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_a_zebra_that_writes_no_answer_is_one_line() -> None:
     # Zebra's interactive build ignores -script and writes nothing; /bin/true, a real program, does the same.
     done = run_bench("--one-best-only", "--zebra", "/bin/true")

@@ -16,10 +16,10 @@ def register(subparsers: Any) -> None:
     """Add the ``solve`` and ``analyze`` subcommands."""
     solve = subparsers.add_parser(
         "solve",
-        usage="%(prog)s [-h] [--scoring {count,wof}] [--json] [--time-limit S] POSITION",
-        help="solve an endgame exactly: the score and every best move",
+        usage="%(prog)s [-h] [--all] [--scoring {count,wof}] [--json] [--time-limit S] POSITION",
+        help="solve an endgame exactly: the score and a best move (--all: every best move)",
         description="Solve a position exactly: the final disc difference for the side to move under perfect "
-        "play and every move that reaches it.",
+        "play and a move that reaches it (with --all, every move that reaches it).",
     )
     solve.add_argument(
         "position",
@@ -27,6 +27,11 @@ def register(subparsers: Any) -> None:
         metavar="POSITION",
         help='"64 cells A1..H8 (X, O, -) and the mover", one position (its words are joined; a line of an OBF '
         "file is read up to its first ';'); quote it, or write --, before a board that starts with -",
+    )
+    solve.add_argument(
+        "--all",
+        action="store_true",
+        help="prove every best move, not one (each other move is searched once more: slower)",
     )
     _scoring_option(solve)
     solve.add_argument("--json", action="store_true", help='print {"score", "best", "nodes", "seconds"}')
@@ -65,6 +70,12 @@ def register(subparsers: Any) -> None:
     )
     _scoring_option(analyze)
     analyze.add_argument("--json", action="store_true", help="print the scores as JSON")
+    analyze.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="with --moves: also draw the evaluation of every position of the game (black's side) in FILE.png "
+        "(needs the plot extra: pip install 'reversi-env[plot]')",
+    )
     analyze.set_defaults(func=deferred("agents.ui.analysis_cli", "run_analyze"))
 
 

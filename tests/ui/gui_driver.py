@@ -1,10 +1,14 @@
 """Driving a GuiApp from tests as a person would: clicks, keys, frames, and
-waiting (with a bound) for the AI or the game to get somewhere."""
+waiting (with a bound) for the AI or the game to get somewhere; a real X
+server (Xvfb) for a window run in a process of its own."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pygame
 
@@ -45,3 +49,23 @@ def run_until(app: GuiApp, done: Callable[[], bool]) -> None:
         app.update()
         assert time.monotonic() < deadline, app.status()
         time.sleep(0.01)
+
+
+@contextmanager
+def xvfb_display() -> Iterator[str]:
+    """A real X server (Xvfb) for the block: its display name (":N"), ended after it."""
+    # -displayfd: Xvfb picks a free display and writes its number, so parallel runs do not collide.
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        pass_fds=(write_end,),
+    )
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end) as numbers:
+            number = numbers.readline().strip()
+        assert number.isdigit(), f"Xvfb did not start (exit {server.poll()})"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -50,6 +51,24 @@ def test_solve_an_ffo_position_in_a_real_process() -> None:
     assert out["score"] == top
     assert set(out["best"]) <= {m for m, v in moves.items() if v == top} and out["best"]
     assert out["nodes"] > 0 and out["seconds"] >= 0
+
+
+def test_solve_gives_one_best_move_by_default_and_every_one_with_all(capsys: pytest.CaptureFixture[str]) -> None:
+    # FFO #25 (19 empties) has two best moves, G1 and A5, both worth 0.
+    position, moves = ffo(25)
+    top = max(moves.values())
+    tied = sorted((m for m, v in moves.items() if v == top), key=parse_square)
+    assert len(tied) == 2
+    assert main(["solve", position, "--scoring", "wof"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"O to move: {top:+d} (wof scoring)"
+    assert re.fullmatch(r"best: (\S+)", lines[1]) and lines[1].split()[1] in tied
+    assert re.fullmatch(r"\d+ nodes in \d+\.\d\d s", lines[2])
+    assert main(["solve", position, "--scoring", "wof", "--all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"O to move: {top:+d} (wof scoring)" and lines[1] == f"every best move: {' '.join(tied)}"
+    assert main(["solve", position, "--scoring", "wof", "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["best"] == tied
 
 
 def test_solve_text_and_scoring(capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,3 +266,51 @@ def test_analyze_searches_one_ply_at_least(capsys: pytest.CaptureFixture[str]) -
     assert main(["analyze", "--moves", "f5d6c3", "--time", "0.000001", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["moves"]
     assert all(r["depth"] >= 1 for r in rows) and len({r["score"] for r in rows}) > 1
+
+
+def test_analyze_prints_the_best_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", "--moves", "f5d6c3", "--time", "0.3", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["line"][0] == answer["moves"][0]["move"] and len(answer["line"]) > 1
+    state = GameState.initial().apply("F5").apply("D6").apply("C3")
+    for move in answer["line"]:
+        state = state.apply(move)  # a line of legal moves
+    assert main(["analyze", "--moves", "f5d6c3", "--time", "0.3"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert re.fullmatch(r"best line: [A-H][1-8]( ([A-H][1-8]|PASS))+", last)
+
+
+def test_analyze_plots_the_evaluation_over_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import matplotlib.image
+
+    picture = tmp_path / "curve.png"
+    game = random_game(5)
+    state, transcript = GameState.initial(), ""
+    for after in game[1:]:
+        move = _move(state, after)
+        transcript += "--" if move == "PASS" else move.lower()
+        state = after
+    # A finished game: the picture is drawn, and there is no move to analyze after it.
+    assert main(["analyze", "--moves", transcript, "--plot", str(picture)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"reversi analyze: the evaluation of {len(game)} positions drawn in {picture}\n"
+    height, width, _ = matplotlib.image.imread(picture).shape
+    assert width > height > 100
+    # A game under way: the picture, then the moves of its last position.
+    assert main(["analyze", "--moves", "f5d6c3", "--time", "0.2", "--plot", str(picture)]) == 0
+    captured = capsys.readouterr()
+    assert "the evaluation of 4 positions drawn" in captured.err and "best line:" in captured.out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--plot", "x.png"], "--plot draws a game's evaluation: give the game with --moves"),
+        (["--moves", "f5", "--plot", "/nonexistent/dir/x.png"], "--plot '/nonexistent/dir/x.png'"),
+    ],
+)
+def test_a_bad_plot_is_one_line(args: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", *args]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1

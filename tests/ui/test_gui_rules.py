@@ -15,7 +15,7 @@ from pathlib import Path
 import pygame
 import pytest
 from conftest import REPO_ROOT
-from gui_driver import click_square, frame_of, press_key, run_until
+from gui_driver import click_square, frame_of, press_key, run_until, xvfb_display
 
 from agents.play.match import play_game
 from agents.play.records import load_record, record, write_record
@@ -213,18 +213,7 @@ print("MOVES", " ".join(app.history[-1].moves), "AI", app.ai_spec)
 
 
 def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
-    # -displayfd: Xvfb picks a free display and writes its number, so parallel runs do not collide.
-    read_end, write_end = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        pass_fds=(write_end,),
-    )
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end) as numbers:
-            number = numbers.readline().strip()
-        assert number.isdigit(), f"Xvfb did not start (exit {server.poll()})"
-        display = f":{number}"
+    with xvfb_display() as display:
         shot = tmp_path / "gui.png"
         env = {**os.environ, "DISPLAY": display, "SDL_VIDEODRIVER": "x11", "PYTHONPATH": str(REPO_ROOT)}
         done = subprocess.run(
@@ -237,9 +226,6 @@ def test_the_window_under_a_real_x_server(tmp_path: Path) -> None:
         assert image.get_size() == WINDOW_SIZE
         x, y, w, h = square_rect(parse_square("A1"), size=BOARD_SIZE)
         assert image.get_at((x + w // 2, y + h // 2))[:3] == BOARD_GREEN
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def test_a_course_player_that_changes_its_board_loses_in_the_window(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ last move and the discs it flipped); a side panel shows each side's discs and
 clocks, whose turn it is with the time left, "thinking..." while the AI
 searches, the last message and the moves, and buttons (new game, undo, who
 plays, swap colours, the AI and its strength, resign, save, load). At the end
-a dialog names the winner and the difference.
+a dialog names the winner and the difference. The V key shows the engine's
+analysis: each legal move's value on its square, the evaluation over the
+game as a graph and the best line, in a strip below the board.
 
 The rules are the match runner's: a move may take ``time_limit`` seconds
 (60 by default, people too), three illegal AI moves lose, a program that
@@ -17,6 +19,7 @@ raises loses, a person may resign; forced passes are played at once.
 - ``worker``: the AI's searches in daemon threads;
 - ``control``: what the buttons do to the game, and the AI's turns (no pygame);
 - ``draw``: painting the panel, the buttons and the end dialog;
+- ``analysis``: the analysis, searched in a thread of its own, and its painting;
 - ``view``: what the panel and the dialog say, and where the buttons are;
 - ``events``: pygame's clicks and keys turned into the buttons' actions;
 - ``app``: ``GuiApp``, wiring the others, and the window loop.

@@ -14,7 +14,6 @@ from pathlib import Path
 import pygame
 
 from agents.ui.gui.control import DEMO_PAUSE, GameControl
-from agents.ui.gui.draw import WINDOW_SIZE
 from agents.ui.gui.events import EventHandler
 from agents.ui.gui.flow import Snapshot
 from agents.ui.gui.view import GameView
@@ -134,7 +133,7 @@ class GuiApp:
         pygame.display.init()
         pygame.font.init()
         try:
-            screen = pygame.display.set_mode(WINDOW_SIZE)
+            screen = pygame.display.set_mode(self.view.window_size())
             pygame.display.set_caption("Reversi")
             clock = pygame.time.Clock()
             frames = 0
@@ -142,6 +141,8 @@ class GuiApp:
                 for event in pygame.event.get():
                     self.handle_event(event)
                 self.update()
+                if screen.get_size() != self.view.window_size():  # the analysis shown or hidden
+                    screen = pygame.display.set_mode(self.view.window_size())
                 self.draw(screen)
                 pygame.display.flip()
                 clock.tick(FPS)

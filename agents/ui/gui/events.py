@@ -1,8 +1,9 @@
 """``EventHandler``: pygame events turned into the game's actions.
 
 A left click on a button presses it, on the board plays the square (unless the
-end dialog is up); keys press the buttons (``KEYS``), Ctrl+S saves, Esc closes
-the dialog or else the window, and the window's close button ends the loop.
+end dialog is up); keys press the buttons (``KEYS``; V shows or hides the
+analysis), Ctrl+S saves, Esc closes the dialog or else the window, and the
+window's close button ends the loop.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ KEYS = {
     pygame.K_m: "mode",
     pygame.K_r: "resign",
     pygame.K_l: "load",
+    pygame.K_v: "analysis",
     pygame.K_PLUS: "stronger",
     pygame.K_EQUALS: "stronger",
     pygame.K_KP_PLUS: "stronger",
@@ -56,6 +58,7 @@ class EventHandler:
             "stronger": lambda: control.change_strength(1),
             "weaker": lambda: control.change_strength(-1),
             "close": view.close_dialog,
+            "analysis": lambda: view.analyst.toggle(),
         }
         """Each button's name and what pressing it does."""
 

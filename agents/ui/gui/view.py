@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from agents.play.match import GameResult
+from agents.ui.gui.analysis import ANALYSIS_WINDOW_SIZE, Analyst, draw_strip, draw_values
 from agents.ui.gui.control import GameControl
-from agents.ui.gui.draw import BOARD_SIZE, Fonts, Side, draw_dialog, draw_panel
+from agents.ui.gui.draw import BOARD_SIZE, WINDOW_SIZE, Fonts, Side, draw_dialog, draw_panel
 from agents.ui.gui.seats import MODES
 from reversi_env.render import draw_board
 from reversi_env.state import PLAYER_NAMES
@@ -21,9 +22,11 @@ from reversi_env.state import PLAYER_NAMES
 class GameView:
     """The panel, the end dialog and the buttons of the last frame drawn."""
 
-    def __init__(self, control: GameControl) -> None:
-        """Show ``control``'s game; no frame drawn yet, so no buttons."""
+    def __init__(self, control: GameControl, analyst: Analyst | None = None) -> None:
+        """Show ``control``'s game; no frame drawn yet, so no buttons. ``analyst``:
+        what the analysis (the V key) shows, by default a fresh ``Analyst``."""
         self.control = control
+        self.analyst = Analyst() if analyst is None else analyst
         self.fonts = Fonts()
         self.buttons: dict[str, Any] = {}
         """Each button's name and its rectangle in the last frame."""
@@ -98,13 +101,25 @@ class GameView:
             ("load", "Load (L)"),
         ]
 
+    def window_size(self) -> tuple[int, int]:
+        """The window's size: taller while the analysis is shown."""
+        return ANALYSIS_WINDOW_SIZE if self.analyst.shown else WINDOW_SIZE
+
     def draw(self, surface: Any) -> None:
-        """Draw the board, the panel and, at the end, the dialog onto ``surface``."""
+        """Draw the board, the panel, the analysis if shown and, at the end, the
+        dialog onto ``surface`` (of ``window_size()``)."""
         snap = self.control.flow.history[-1]
         state = snap.state
         to_move = not state.is_terminal() and not self.control.flow.over
         hints = to_move and self.control.seats.is_human(state.player)
         draw_board(surface, state, last_move=snap.last_move, flipped=snap.flipped, hints=hints, size=BOARD_SIZE)
+        if self.analyst.shown:
+            game = [s.state for s in self.control.flow.history]
+            self.analyst.follow(game)
+            found = self.analyst.position(state) if to_move else None
+            if found is not None:
+                draw_values(surface, self.fonts, found)
+            draw_strip(surface, self.fonts, self.analyst.curve(game), found, not to_move)
         lines = self.panel_lines()
         sides = (
             Side(lines[0], lines[1], to_move and state.player == 0),
