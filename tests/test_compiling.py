@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT, engine_imports
 
 from agents.compiling import compile_notice
-from tests.conftest import REPO_ROOT, engine_imports
 
 NOTICE = "compiling the engine for this machine (first run only; later runs start at once)"
 

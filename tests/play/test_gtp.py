@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import random_game, stop_after
 
 from agents.play.gtp import EngineError, GTPEngine, MoveTracker, find_moves
 from agents.play.isolation import build_player
@@ -21,7 +22,6 @@ from reversi_env import GameState
 from reversi_env.notation import PASS
 from reversi_env.observation import observe
 from reversi_env.state import WHITE
-from tests.conftest import random_game, stop_after
 
 RHINO = "/usr/games/gtp-rhino"
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT
 
 from agents.play.gtp import GTPEngine
 from agents.play.gtp_server import GTPServer
@@ -19,7 +20,6 @@ from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name
-from tests.conftest import REPO_ROOT
 
 RHINO = "/usr/games/gtp-rhino"
 SERVER = [sys.executable, "-m", "agents", "gtp", "--player", "greedy", "--seed", "1"]

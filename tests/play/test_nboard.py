@@ -14,14 +14,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT, TEST_DATA
+from test_gtp_server import UNBUILDABLE, run_engine
 
 from agents.play import nboard
 from agents.play.nboard import EXACT_DEPTH, HINT_EXACT_EMPTIES, NBoardServer
 from agents.play.records import from_ggf, record, to_ggf
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name, parse_action
-from tests.conftest import REPO_ROOT, TEST_DATA
-from tests.play.test_gtp_server import UNBUILDABLE, run_engine
 
 GGF = (TEST_DATA / "ggs_triple0_saio3000.ggf").read_text()
 GAME = from_ggf(GGF)
