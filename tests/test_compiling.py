@@ -11,20 +11,55 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT, engine_imports
 
 from agents.compiling import compile_notice
-from tests.conftest import REPO_ROOT, engine_imports
 
 NOTICE = "compiling the engine for this machine (first run only; later runs start at once)"
 
 
-def test_a_slow_block_is_announced_with_its_seconds() -> None:
+def _compile_something_new() -> None:
+    """Compile a numba function that no cache holds (a fresh closure, ``cache=False``)."""
+    from numba import njit
+
+    offset = time.time_ns()
+
+    @njit(cache=False)
+    def shifted(x: int) -> int:
+        return x + offset
+
+    shifted(1)
+
+
+def test_a_slow_block_that_compiles_is_announced_with_its_seconds() -> None:
     out = io.StringIO()
     with compile_notice("the engine", after=0.2, stream=out):
+        _compile_something_new()
         time.sleep(2.3)
     shown = out.getvalue()
     assert NOTICE in shown
     assert shown.endswith("00:02\n")  # the clock counts the block's seconds, not the notice's
+
+
+def test_off_a_terminal_the_notice_is_a_line_at_the_start_and_one_at_the_end() -> None:
+    """A log or a pipe gets two whole lines, not a clock redrawn with carriage returns every second."""
+    out = io.StringIO()
+    with compile_notice("the engine", after=0.2, stream=out):
+        _compile_something_new()
+        time.sleep(2.3)
+    shown = out.getvalue()
+    assert "\r" not in shown
+    assert shown.splitlines() == [f"{NOTICE} ...", f"{NOTICE}: 00:02"]
+
+
+def test_a_slow_block_that_compiles_nothing_says_nothing() -> None:
+    """A warm import slowed down by a busy machine is not a first run: nothing is said."""
+    import numba  # noqa: F401  (imported, as in an engine import; nothing compiled)
+
+    out = io.StringIO()
+    with compile_notice("the engine", after=0.2, stream=out):
+        time.sleep(1.0)
+    assert out.getvalue() == ""
 
 
 def test_a_quick_block_says_nothing() -> None:
