@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import REPO_ROOT
 
 from agents.play.gtp import GTPEngine
 from agents.play.gtp_server import GTPServer
@@ -19,7 +20,6 @@ from agents.play.match import play_game
 from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name
-from tests.conftest import REPO_ROOT
 
 RHINO = "/usr/games/gtp-rhino"
 SERVER = [sys.executable, "-m", "agents", "gtp", "--player", "greedy", "--seed", "1"]
@@ -95,6 +95,23 @@ def test_genmove_after_the_end_is_a_pass_as_gtp_rhino_answers() -> None:
     final = server.state
     assert server.handle("5 genmove b") == "=5 pass\n\n" and server.handle("genmove w") == "= pass\n\n"
     assert server.state == final and server.handle("play b pass").startswith("? illegal move")
+
+
+def test_a_play_after_the_end_says_the_game_is_over() -> None:
+    server = GTPServer("greedy")
+    rng = random.Random(2)
+    while not server.state.is_terminal():
+        move = rng.choice(server.state.legal_actions())
+        word = "pass" if move == PASS else action_name(move)
+        server.handle(f"play {('b', 'w')[server.state.player]} {word}")
+    for colour in ("black", "white"):
+        assert server.handle(f"play {colour} pass") == "? illegal move: the game is over\n\n"
+
+
+def test_a_megabyte_vertex_is_answered_with_a_short_prefix_of_it() -> None:
+    reply = GTPServer("greedy").handle("play black " + "A" * 1_000_000) or ""
+    assert reply.startswith("? illegal move: not a square: 'AAAA") and "(1000000 characters)" in reply
+    assert len(reply) < 300
 
 
 def test_final_score_fails_mid_game_and_counts_the_discs_at_the_end_as_gtp_rhino_answers() -> None:
