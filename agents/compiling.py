@@ -4,8 +4,12 @@ The engine's numba functions are compiled as their modules are imported and
 cached on disk (``cache=True``), so only the first run on a machine (or after
 an upgrade) pays for it: 38 s for the engine's core (MCTS and alpha-beta) on an idle 2-core machine,
 where a warm import takes 1.2 s. A block that imports
-them runs under :func:`compile_notice`, which says what is happening once the
-block has taken longer than a warm import ever does, and shows the time spent.
+them runs under :func:`compile_notice`, which says what is happening once numba
+really compiles in it (numba's ``numba:compile`` event, sent only when a function is
+not in the cache) and the block has taken longer than a warm import ever does, and
+shows the time spent: a warm import slowed down by a busy machine says nothing.
+On a terminal the notice is one line whose clock ticks; elsewhere (a log, a pipe)
+it is one line at the start and one at the end.
 A block inside another one (``from agents import MCTSAgent`` imports
 ``agents.search``, which has a block of its own) leaves the saying to the outer one.
 """
@@ -32,9 +36,11 @@ _announcing = threading.local()
 
 @contextmanager
 def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None = None) -> Iterator[None]:
-    """Run the block; if it takes more than ``after`` seconds, show on ``stream`` (stderr) that ``what`` is compiling.
+    """Run the block; if numba compiles in it and it takes more than ``after`` seconds, show on
+    ``stream`` (stderr) that ``what`` is compiling.
 
-    The notice is one line whose clock counts the block's seconds until it ends.
+    The notice counts the block's seconds until it ends: on a terminal one line whose clock
+    ticks, elsewhere a line at the start and one with the time at the end.
     A Ctrl-C in the block ends a program in one line and the shell's status for it
     (130), as ``reversi`` does elsewhere: the block is an import, ahead of any
     handler of the program's own. At an interactive prompt it stays a KeyboardInterrupt.
@@ -53,20 +59,70 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
         _announcing.active = False
 
 
+_WATCH = 0.1
+"""Seconds between the notice's looks for numba (imported in the block) and its compiling."""
+
+
+class _Compiling:
+    """Whether numba has compiled since ``watch``: a listener of its ``numba:compile``
+    event, installed once the block has imported numba (this module does not import
+    it, for ``reversi --help`` must not wait for numba)."""
+
+    def __init__(self) -> None:
+        self.seen = threading.Event()
+        self._listener: Any = None
+
+    def watch(self) -> None:
+        """Listen, if numba is imported by now (called again until it is)."""
+        event = sys.modules.get("numba.core.event")
+        if self._listener is not None or event is None:
+            return
+        seen = self.seen
+
+        class Listener(event.Listener):  # type: ignore[name-defined]  # numba, imported by the block
+            def on_start(self, _: object) -> None:
+                seen.set()
+
+            def on_end(self, _: object) -> None:
+                pass
+
+        self._listener = Listener()
+        event.register("numba:compile", self._listener)
+
+    def stop(self) -> None:
+        """Stop listening."""
+        if self._listener is not None:
+            sys.modules["numba.core.event"].unregister("numba:compile", self._listener)
+
+
+def _clock(seconds: float) -> str:
+    minutes, seconds = divmod(int(seconds), 60)
+    return f"{minutes:02d}:{seconds:02d}"
+
+
 @contextmanager
 def _announced(what: str, after: float, stream: TextIO | None) -> Iterator[None]:
     """The outer block of :func:`compile_notice`: the notice and the Ctrl-C."""
     done = threading.Event()
     started = time.time()
+    compiling = _Compiling()
+    compiling.watch()
+    desc = f"compiling {what} for this machine (first run only; later runs start at once)"
 
     def announce() -> None:
-        if done.wait(after):
+        while not done.wait(_WATCH):
+            compiling.watch()
+            if compiling.seen.is_set() and time.time() - started >= after:
+                break
+        else:
             return
-        with tqdm(
-            desc=f"compiling {what} for this machine (first run only; later runs start at once)",
-            bar_format="{desc}: {elapsed}",
-            file=stream or sys.stderr,
-        ) as bar:
+        out = stream or sys.stderr
+        if not out.isatty():
+            print(f"{desc} ...", file=out, flush=True)
+            done.wait()
+            print(f"{desc}: {_clock(time.time() - started)}", file=out, flush=True)
+            return
+        with tqdm(desc=desc, bar_format="{desc}: {elapsed}", file=out) as bar:
             bar.start_t = started
             bar.refresh()
             while not done.wait(1.0):
@@ -104,6 +160,7 @@ def _announced(what: str, after: float, stream: TextIO | None) -> Iterator[None]
     finally:
         done.set()
         watcher.join()  # the notice's line ends before the interruption's
+        compiling.stop()
         if watching:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             sys.unraisablehook = unraisable

@@ -24,14 +24,17 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 import time
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+
+from agents.limits import MAX_ARRAY_BYTES, MAX_DATA_FILE
 
 
 def _umask() -> int:
@@ -132,30 +135,170 @@ def check_writable(path: str | Path) -> None:
     os.unlink(temp)
 
 
-def read_npz(path: str | Path, names: tuple[str, ...], what: str) -> dict[str, np.ndarray]:
-    """The arrays ``names`` of the ``.npz`` file ``path``, plain data only (no pickles).
-    FileNotFoundError if there is no file; anything else wrong is one ValueError
-    saying ``path`` is not ``what`` and why (never numpy's advice to load it unsafely)."""
+class DataFileError(OSError):
+    """A file that cannot be read as data: not a regular file, or over its size limit.
+    Its message names the file, what it should have been and why it is not."""
+
+    def __init__(self, code: int, reason: str, path: str | Path, what: str) -> None:
+        super().__init__(code, reason, str(path))
+        self.what = what
+
+    def __str__(self) -> str:
+        return f"{self.filename!r} is not {self.what}: {self.strerror}"
+
+
+def _is_devnull(status: os.stat_result) -> bool:
+    """Whether ``status`` is the null device's (read as an empty file, as Unix programs do)."""
     try:
-        archive = np.load(path, allow_pickle=False)
+        return os.path.samestat(status, os.stat(os.devnull))
+    except OSError:
+        return False
+
+
+def open_data(path: str | Path, limit: int, what: str) -> BinaryIO:
+    """``path`` opened for reading as a data file of at most ``limit`` bytes.
+
+    Args:
+        path: the file.
+        limit: the most bytes it may have (one of ``agents.limits``' ``MAX_*_FILE``).
+        what: what the file should be, for the error ("an openings file").
+
+    Returns:
+        The open binary file, positioned at its start.
+
+    Raises:
+        FileNotFoundError: there is no such file (and the other OSErrors of ``open``).
+        DataFileError: (an OSError) ``path`` is not a regular file (a FIFO, a device such as /dev/zero,
+            a directory; the null device reads as an empty file) or is larger than ``limit``;
+            its message says which, and the limit.
+
+    The file is opened without blocking and checked before a byte is read, so a FIFO
+    with no writer never holds the program up and a device never feeds it forever.
+    """
+    fd = os.open(Path(path).expanduser(), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        status = os.fstat(fd)
+        if not (stat.S_ISREG(status.st_mode) or _is_devnull(status)):
+            raise DataFileError(errno.EINVAL, "not a regular file (a FIFO, a device or a directory)", path, what)
+        if status.st_size > limit:
+            raise DataFileError(errno.EFBIG, f"{status.st_size} bytes, over the limit of {limit}", path, what)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_data(path: str | Path, limit: int, what: str) -> bytes:
+    """The bytes of the data file ``path``, at most ``limit`` of them (``open_data``'s
+    checks; an OSError too if the file grows past ``limit`` while it is read)."""
+    with open_data(path, limit, what) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise DataFileError(errno.EFBIG, f"over the limit of {limit} bytes", path, what)
+    return data
+
+
+ArraySpec = tuple[tuple[int | None, ...], str]
+"""What an array of an ``.npz`` file must be: its shape (None: any length on that
+axis) and the dtype kinds it may have (numpy's one-letter ``dtype.kind``: ``"f"``
+floats, ``"u"`` unsigned and ``"i"`` signed integers, ``"b"`` booleans, ``"U"`` text)."""
+
+
+def _check_header(archive: zipfile.ZipFile, name: str, spec: ArraySpec | None, limit: int) -> str | None:
+    """Why the array ``name`` of ``archive`` is not what ``spec`` asks, read from its
+    ``.npy`` header alone (nothing allocated); None if it is, or if there is no such array."""
+    try:
+        member = archive.open(f"{name}.npy")
+    except KeyError:
+        return None
+    with member:
+        version = np.lib.format.read_magic(member)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+        else:
+            return f"its {name!r} array has a header of version {version}, not 1.0 or 2.0"
+    if dtype.hasobject or dtype.fields is not None:
+        return f"its {name!r} array is not plain data (objects or records)"
+    size = dtype.itemsize * math.prod(shape)
+    if size > limit:
+        return f"its {name!r} array declares shape {shape} of {dtype}, {size} bytes, over the limit of {limit}"
+    if spec is None:
+        return None
+    want, kinds = spec
+    if len(shape) != len(want) or any(w is not None and w != n for w, n in zip(want, shape, strict=False)):
+        shown = tuple("any" if w is None else w for w in want)
+        return f"holds {name} of shape {shape}, expected {shown}"
+    if dtype.kind not in kinds:
+        return f"its {name!r} array holds {dtype}, not the kind of numbers expected ({kinds})"
+    return None
+
+
+def read_npz(
+    path: str | Path,
+    names: tuple[str, ...],
+    what: str,
+    shapes: dict[str, ArraySpec] | None = None,
+    limit: int = MAX_DATA_FILE,
+) -> dict[str, np.ndarray]:
+    """The arrays ``names`` of the ``.npz`` file ``path``, plain data only (no pickles).
+
+    Args:
+        path: the file.
+        names: the arrays to read.
+        what: what the file should be, for the errors ("a pattern-weights file").
+        shapes: for some of ``names``, the shape and dtype kinds the array must have.
+        limit: the most bytes the file may have.
+
+    Returns:
+        The arrays by name.
+
+    Raises:
+        FileNotFoundError: there is no file.
+        ValueError: anything else wrong, in one line saying ``path`` is not ``what`` and
+            why (never numpy's advice to load it unsafely).
+
+    Every array's header is checked before the array is read: an array that declares more
+    than ``MAX_ARRAY_BYTES`` bytes, or a shape or dtype other than ``shapes`` says, is
+    refused before numpy allocates it (a 500-byte file can declare terabytes).
+    """
+    try:
+        file = open_data(path, limit, what)
     except FileNotFoundError:
         raise
-    except (OSError, EOFError, ValueError, zipfile.BadZipFile) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not an .npz archive"
-        raise ValueError(f"{str(path)!r} is not {what}: {reason}") from None
-    if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise ValueError(f"{str(path)!r} is not {what}: one .npy array, not an .npz archive")
-    arrays = {}
-    with archive:
-        for name in names:
-            try:
-                arrays[name] = archive[name]
-            except KeyError:
-                raise ValueError(f"{str(path)!r} is not {what}: it has no {name!r} array") from None
-            except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error):
-                raise ValueError(
-                    f"{str(path)!r} is not {what}: its {name!r} array is not plain data (truncated, corrupt or objects)"
-                ) from None
+    except OSError as e:
+        raise ValueError(f"{str(path)!r} is not {what}: {e.strerror or e}") from None
+    with file:
+        problem = None
+        try:
+            with zipfile.ZipFile(file) as headers:
+                for name in names:
+                    problem = problem or _check_header(headers, name, (shapes or {}).get(name), MAX_ARRAY_BYTES)
+            file.seek(0)
+            archive = np.load(file, allow_pickle=False)
+        except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else "not an .npz archive"
+            file.seek(0)
+            if file.read(6) == b"\x93NUMPY":
+                reason = "one .npy array, not an .npz archive"
+            raise ValueError(f"{str(path)!r} is not {what}: {reason}") from None
+        if problem is not None:
+            raise ValueError(f"{str(path)!r} is not {what}: {problem}")
+        arrays = {}
+        with archive:
+            for name in names:
+                try:
+                    arrays[name] = archive[name]
+                except KeyError:
+                    raise ValueError(f"{str(path)!r} is not {what}: it has no {name!r} array") from None
+                except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error):
+                    raise ValueError(
+                        f"{str(path)!r} is not {what}: its {name!r} array is not plain data "
+                        "(truncated, corrupt or objects)"
+                    ) from None
     return arrays
 
 

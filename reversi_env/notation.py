@@ -10,7 +10,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from reversi_env.errors import InvalidMoveError
+from reversi_env.errors import InvalidMoveError, quoted
 
 Square: TypeAlias = int
 """A board square, 0 (A1) to 63 (H8)."""
@@ -42,10 +42,10 @@ def action_name(action: Action) -> str:
 def parse_square(text: str) -> Square:
     """``" d3 " -> 19``: a column letter and a row digit, any case, trimmed."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a square must be a string like 'D3', got {text!r}")
+        raise InvalidMoveError(f"a square must be a string like 'D3', got {quoted(text)}")
     t = text.strip().upper()
     if len(t) != 2 or t[0] not in FILES or t[1] not in "12345678":
-        raise InvalidMoveError(f"not a square: {text!r} (expected a letter A-H and a digit 1-8, e.g. 'D3')")
+        raise InvalidMoveError(f"not a square: {quoted(text)} (expected a letter A-H and a digit 1-8, e.g. 'D3')")
     return (int(t[1]) - 1) * 8 + FILES.index(t[0])
 
 
@@ -65,7 +65,7 @@ def as_action(value: object) -> Action:
     if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
         value = value.item()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InvalidMoveError(f"an action must be an integer 0-64, got {value!r} ({type(value).__name__})")
+        raise InvalidMoveError(f"an action must be an integer 0-64, got {quoted(value)} ({type(value).__name__})")
     if not 0 <= int(value) <= PASS:
         raise InvalidMoveError(f"an action must be an integer 0-64, got {int(value)}")
     return int(value)

@@ -14,7 +14,7 @@ from typing import ClassVar, TypeAlias
 import numpy as np
 
 from reversi_env import bitboard as bb
-from reversi_env.errors import IllegalMoveError, InvalidPositionError
+from reversi_env.errors import IllegalMoveError, InvalidPositionError, quoted
 from reversi_env.notation import NUM_ACTIONS, PASS, Action, action_name, square_name, to_action
 
 Player: TypeAlias = int
@@ -45,7 +45,7 @@ def parse_player(value: object) -> Player:
             return BLACK
         if v in ("white", "o", "w"):
             return WHITE
-    raise InvalidPositionError(f"a player must be 0/1, 'black'/'white' or 'X'/'O', got {value!r}")
+    raise InvalidPositionError(f"a player must be 0/1, 'black'/'white' or 'X'/'O', got {quoted(value)}")
 
 
 def _bits(m: int) -> list[int]:
@@ -78,7 +78,7 @@ class GameState:
         player to move; validated. ``GameState()`` is the start position."""
         for name, value in (("black", black), ("white", white)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= int(value) <= _MASK64:
-                raise InvalidPositionError(f"{name} must be a 64-bit bitboard int, got {value!r}")
+                raise InvalidPositionError(f"{name} must be a 64-bit bitboard int, got {quoted(value)}")
         if int(black) & int(white):
             raise InvalidPositionError(
                 f"black and white overlap on {', '.join(square_name(s) for s in _bits(int(black) & int(white)))}"
@@ -287,12 +287,12 @@ class GameState:
         if len(squashed) in (64, 65) and all(c in cell_chars for c in squashed[:64]):
             side = squashed[64:]
             if side and side not in "XxOo":
-                raise InvalidPositionError(f"compact board: the 65th character must be X or O, got {side!r}")
+                raise InvalidPositionError(f"compact board: the 65th character must be X or O, got {quoted(side)}")
             return squashed[:64], (parse_player(side) if side else None)
         if squashed and all(c in cell_chars for c in squashed):  # a compact board of the wrong length
             raise InvalidPositionError(
                 f"board text of {len(squashed)} cells: a compact board is 64 cells of . X O (A1..H8), "
-                f"then optionally X or O to move; got {text!r}"
+                f"then optionally X or O to move; got {quoted(text)}"
             )
         rows: dict[int, str] = {}
         for line in text.splitlines():
@@ -303,7 +303,7 @@ class GameState:
             # A row may repeat its number after its cells (boards labelled on both sides), nothing else.
             cells = found[:8] if found[8:] in ("", m.group(1)) else found
             if len(cells) != 8 or any(c not in cell_chars for c in cells):
-                raise InvalidPositionError(f"row {m.group(1)} must have 8 cells of . X O, got {line!r}")
+                raise InvalidPositionError(f"row {m.group(1)} must have 8 cells of . X O, got {quoted(line)}")
             rows[int(m.group(1))] = cells
         if sorted(rows) != list(range(1, 9)):
             raise InvalidPositionError(f"board text needs rows 1-8 (or 64 cells), found rows {sorted(rows)}:\n{text}")

@@ -18,13 +18,41 @@ from agents.compiling import compile_notice
 NOTICE = "compiling the engine for this machine (first run only; later runs start at once)"
 
 
-def test_a_slow_block_is_announced_with_its_seconds() -> None:
+def _compile_something_new() -> None:
+    """Compile a numba function that no cache holds (a fresh closure, ``cache=False``)."""
+    from numba import njit
+
+    offset = time.time_ns()
+
+    @njit(cache=False)
+    def shifted(x: int) -> int:
+        return x + offset
+
+    shifted(1)
+
+
+def test_a_slow_block_that_compiles_is_announced_with_its_seconds() -> None:
+    """Off a terminal (a log, a pipe: this StringIO) in two whole lines, not a clock redrawn with
+    carriage returns every second."""
     out = io.StringIO()
     with compile_notice("the engine", after=0.2, stream=out):
+        _compile_something_new()
         time.sleep(2.3)
     shown = out.getvalue()
     assert NOTICE in shown
     assert shown.endswith("00:02\n")  # the clock counts the block's seconds, not the notice's
+    assert "\r" not in shown
+    assert shown.splitlines() == [f"{NOTICE} ...", f"{NOTICE}: 00:02"]
+
+
+def test_a_slow_block_that_compiles_nothing_says_nothing() -> None:
+    """A warm import slowed down by a busy machine is not a first run: nothing is said."""
+    import numba  # noqa: F401  (imported, as in an engine import; nothing compiled)
+
+    out = io.StringIO()
+    with compile_notice("the engine", after=0.2, stream=out):
+        time.sleep(1.0)
+    assert out.getvalue() == ""
 
 
 def test_a_quick_block_says_nothing() -> None:

@@ -39,8 +39,8 @@ from typing import Any
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
 from agents.base import Agent, MoveTimeout, close_agent
 from agents.cluster import check_reachable
-from agents.datafiles import load_json
-from agents.limits import MAX_OPENING_PLIES, MAX_SECONDS
+from agents.datafiles import load_json, open_data, read_data
+from agents.limits import MAX_OPENING_PLIES, MAX_RESULTS_FILE, MAX_SECONDS, MAX_TEXT_FILE
 from agents.play import waits
 from agents.play.isolation import PlayerStartError, bounded, build_player
 from agents.play.match import TRANSCRIPT_PASS, GameResult, play_game
@@ -144,7 +144,7 @@ def load_openings(path: str | Path) -> list[Opening]:
     openings: list[Opening] = []
     seen: dict[GameState, int] = {}
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = read_data(path, MAX_TEXT_FILE, "an openings file").decode("utf-8").splitlines()
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not a text file of openings ({e.reason} at byte {e.start})") from None
     for number, line in enumerate(lines, 1):
@@ -444,7 +444,7 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
     ignored, and with ``repair`` cut off the file so appending can go on; a bad
     line anywhere else is a ValueError naming it. A game recorded twice counts once."""
     path = Path(path)
-    raw = path.read_bytes()
+    raw = read_data(path, MAX_RESULTS_FILE, "a results file")
     lines = raw.split(b"\n")
     # Everything after the last newline is an unfinished write, unless it is a
     # whole record (an editor that drops the final newline): then it is kept.
@@ -720,7 +720,7 @@ def play_games(
 
 def _begins_with_a_tournament(path: Path) -> bool:
     """Whether ``path``'s first line is an arena tournament line (a results file)."""
-    with path.open("rb") as f:
+    with open_data(path, MAX_RESULTS_FILE, "a results file") as f:
         first = f.readline(1 << 20)
     try:
         return bool(load_json(first).get("type") == "tournament")

@@ -42,7 +42,7 @@ import torch
 from tqdm import tqdm
 
 from agents.cluster import check_reachable
-from agents.datafiles import load_json, write_bytes_atomic, write_text_atomic
+from agents.datafiles import load_json, read_data, write_bytes_atomic, write_text_atomic
 from agents.learn.network import (
     NetConfig,
     NetworkEvaluator,
@@ -54,6 +54,7 @@ from agents.learn.network import (
 from agents.learn.supervised import labelled_positions
 from agents.learn.train import refuse_changes
 from agents.learn.training import ReplayBuffer, Samples, train_steps
+from agents.limits import MAX_DATA_FILE, MAX_TEXT_FILE
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play
 
@@ -109,6 +110,7 @@ class AZConfig:
         if self.iterations < 0 or self.train_steps < 0 or self.warm_start < 0:
             raise ValueError("iterations, train_steps and warm_start must be >= 0")
         check_device(self.device)
+        NetConfig(self.channels, self.blocks)  # the tower's bounds, before anything is built
         if not 0.0 <= self.warm_value_mix <= 1.0:
             raise ValueError(f"warm_value_mix must be in [0, 1], got {self.warm_value_mix}")
         if self.eval_games < 0 or self.eval_games % 2 or self.eval_sims < 0:
@@ -287,7 +289,7 @@ def _read_progress(path: Path) -> dict[str, Any]:
     """progress.json checked: its numbers, best, history and configs (a run of an older
     version has one ``config``: it stands for the whole run); ValueError naming the file."""
     try:
-        progress = load_json(path.read_bytes())
+        progress = load_json(read_data(path, MAX_TEXT_FILE, "a run's progress"))
         history = [_checked_record(record) for record in progress["history"]]
         if not history:
             raise ValueError("its history is empty")
@@ -300,6 +302,8 @@ def _read_progress(path: Path) -> dict[str, Any]:
             "history": history,
             "configs": [_checked_config(entry) for entry in progress.get("configs") or legacy],
         }
+    except OSError as e:
+        raise ValueError(f"{str(path)!r} is not a train-az progress file: {e.strerror or e}") from None
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"{str(path)!r} is not a train-az progress file: {e}") from None
 
@@ -362,7 +366,8 @@ class Run:
             optimizer_file, replay_file = self.dir / "optimizer.pt", self.dir / "replay.npz"
         if optimizer_file.exists():
             try:
-                self.optimizer.load_state_dict(torch.load(optimizer_file, weights_only=True))
+                state = read_data(optimizer_file, MAX_DATA_FILE, "an optimizer state")
+                self.optimizer.load_state_dict(torch.load(io.BytesIO(state), weights_only=True))
             except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, ValueError, EOFError, OSError):
                 raise ValueError(f"{str(optimizer_file)!r} is not this run's optimizer state") from None
             for group in self.optimizer.param_groups:  # the command's rate, not the saved one

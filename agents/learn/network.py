@@ -29,7 +29,8 @@ from numba import njit
 from torch import nn
 from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
-from agents.datafiles import write_bytes_atomic
+from agents.datafiles import read_data, write_bytes_atomic
+from agents.limits import MAX_BLOCKS, MAX_CHANNELS, MAX_DATA_FILE
 from reversi_env.bitboard import U0, U1, legal_moves
 from reversi_env.observation import ObservationSpec
 from reversi_env.symmetry import SYMMETRIES as SYMMETRIES  # the docstring names it; callers import it here
@@ -43,12 +44,28 @@ PLANES = ObservationSpec(dtype="float32", layout="CHW", legal_moves=True)
 """The input planes as an observation spec: the mover's discs, the opponent's, the mover's legal squares."""
 
 
+class NetConfigError(ValueError):
+    """A tower shape out of bounds (``NetConfig``)."""
+
+
 @dataclass(frozen=True)
 class NetConfig:
-    """The tower's shape: ``blocks`` residual blocks of ``channels`` 3x3 filters."""
+    """The tower's shape: ``blocks`` residual blocks of ``channels`` 3x3 filters.
+
+    Raises:
+        NetConfigError: (a ValueError) ``channels`` is not a whole number from 1 to ``MAX_CHANNELS`` or
+            ``blocks`` not one from 0 to ``MAX_BLOCKS``: checked before any weight is
+            allocated, since a saved file's config is read before its weights.
+    """
 
     channels: int = 32
     blocks: int = 3
+
+    def __post_init__(self) -> None:
+        for name, low, high in (("channels", 1, MAX_CHANNELS), ("blocks", 0, MAX_BLOCKS)):
+            value = getattr(self, name)
+            if type(value) is not int or not low <= value <= high:
+                raise NetConfigError(f"{name} must be a whole number from {low} to {high}, got {str(value)[:30]}")
 
 
 # -- encoding ----------------------------------------------------------------------
@@ -212,16 +229,35 @@ def save_network(path: str | Path, net: PolicyValueNet, info: dict[str, Any] | N
 
 
 def load_network(path: str | Path, device: str = "cpu") -> tuple[PolicyValueNet, dict[str, Any]]:
-    """The network saved at ``path`` and its info; one ValueError naming the file
-    if it is not one (never torch's advice to load it with ``weights_only=False``)."""
+    """The network saved at ``path`` and its info.
+
+    Raises:
+        ValueError: in one line naming the file, if it is not a network of this project
+            (never torch's advice to load it with ``weights_only=False``), is larger than
+            ``MAX_DATA_FILE`` or not a regular file, or its config asks for a tower past
+            ``MAX_CHANNELS`` or ``MAX_BLOCKS`` (refused before the tower is built).
+    """
     try:
-        data = torch.load(Path(path), map_location=device, weights_only=True)
-        net = PolicyValueNet(NetConfig(**data["config"]))
-        net.load_state_dict(data["state_dict"])
-        info = dict(data.get("info", {}))
+        raw = read_data(path, MAX_DATA_FILE, "a network file")
     except FileNotFoundError:
         raise ValueError(f"no such network file: {str(path)!r}") from None
-    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, ValueError, OSError):
+    except OSError as e:
+        raise ValueError(f"{str(path)!r} is not a network file: {e.strerror or e}") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's two-line notes on a bare pickle: the error below says it
+            data = torch.load(io.BytesIO(raw), map_location=device, weights_only=True)
+        config = NetConfig(**data["config"])
+    except (pickle.UnpicklingError, RuntimeError, KeyError, TypeError, AttributeError, EOFError, OSError):
+        raise ValueError(f"{str(path)!r} is not a saved policy-value network of this project") from None
+    except ValueError as e:
+        reason = str(e) if isinstance(e, NetConfigError) else "not a saved policy-value network of this project"
+        raise ValueError(f"{str(path)!r}: {reason}") from None
+    try:
+        net = PolicyValueNet(config)
+        net.load_state_dict(data["state_dict"])
+        info = dict(data.get("info", {}))
+    except (RuntimeError, KeyError, TypeError, AttributeError, ValueError):
         raise ValueError(f"{str(path)!r} is not a saved policy-value network of this project") from None
     return net.to(device).eval(), info
 

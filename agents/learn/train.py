@@ -32,10 +32,10 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.datafiles import load_json, read_npz, write_bytes_atomic
+from agents.datafiles import load_json, read_data, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.limits import MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
+from agents.limits import MAX_DATA_FILE, MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50
@@ -456,7 +456,7 @@ def train_to_file(
     if init is not None:
         start = read_weights(init)
         initial = start.weights
-        digest = hashlib.sha256(init.read_bytes()).hexdigest()
+        digest = hashlib.sha256(read_data(init, MAX_DATA_FILE, "a pattern-weights file")).hexdigest()
         # The start's own start too: a chain of runs reads back to its first train-eval.
         lineage = {
             "path": str(init),

@@ -42,7 +42,7 @@ from types import TracebackType
 
 from agents.base import MoveTimeout
 from agents.play.gtp_connection import MAX_REPLY, EngineDiedError, EngineError, GTPConnection
-from reversi_env.errors import InvalidMoveError
+from reversi_env.errors import InvalidMoveError, quoted
 from reversi_env.notation import PASS, Action, action_name, parse_action
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, WHITE, GameState, Player
@@ -123,15 +123,15 @@ def parse_genmove(reply: str, state: GameState, name: str) -> Action:
     the engine ``name``) for a malformed or illegal move or a resignation."""
     words = reply.split()
     if len(words) != 1:
-        raise EngineError(f"engine {name!r} sent a malformed move: {reply!r}")
+        raise EngineError(f"engine {name!r} sent a malformed move: {quoted(reply)}")
     if words[0].lower() == "resign":
         raise EngineError(f"engine {name!r} resigned")
     try:
         action = parse_action(words[0])
     except InvalidMoveError as e:
-        raise EngineError(f"engine {name!r} sent a malformed move: {reply!r}") from e
+        raise EngineError(f"engine {name!r} sent a malformed move: {quoted(reply)}") from e
     if not state.is_legal(action):
-        raise EngineError(f"engine {name!r} played the illegal move {reply!r} in\n{state}")
+        raise EngineError(f"engine {name!r} played the illegal move {quoted(reply)} in\n{state}")
     return action
 
 

@@ -199,7 +199,9 @@ class GTPServer:
             raise GTPError("syntax error: play COLOUR VERTEX")
         before = self.state
         self._to(colour)
-        if self.state.player != colour or self.state.is_terminal():
+        if self.state.is_terminal():
+            raise GTPError("illegal move: the game is over")
+        if self.state.player != colour:
             raise GTPError("illegal move: it is not that colour's turn")
         try:
             action = parse_action(args[1])

@@ -17,11 +17,14 @@ is loaded (``processes.confine``, Linux 6.12 or later): a signal or ``ptrace``
 aimed at the judge or the opponent fails, and the player loses by that error.
 
 The protocol is one JSON object a line each way, over pipes of their own (the
-child's stdin, stdout and stderr stay the terminal's, so a course player may
-print, and even read input; under ``reversi gtp``/``nboard``, whose stdin and
-stdout carry a protocol, and in the arena, whose stdout carries the table and
-``--json -`` and which nobody watches, ``protocol=True`` gives it no stdin and
-sends its stdout to stderr):
+child's stdout and stderr stay the terminal's, so a course player may print;
+its stdin is /dev/null, so it never reads a person's moves; under ``reversi
+gtp``/``nboard``, whose stdout carries a protocol, and in the arena, whose stdout
+carries the table and ``--json -``, ``protocol=True`` sends its stdout to stderr).
+It sees nothing of the judge: not its environment (``processes.player_environment``
+passes what Python and its libraries read, no tokens), nor its /proc entries
+(``processes.hide``); docs/fence.md says what the fence covers and what not.
+The protocol, one line each way:
 
 - child -> parent, at start: ``{"boot": pid}`` once our code is imported, then
   ``{"ready": name}`` once the player is built, or ``{"fail": text}``;
@@ -220,15 +223,16 @@ class IsolatedPlayer:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         config = {**self._config, "in": to_child_r, "out": from_child_w, "parent": os.getpid()}
-        env = dict(os.environ)
+        env = processes.player_environment(dict(os.environ))
         env["PYTHONPATH"] = os.pathsep.join([_ROOT, *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))])
+        processes.hide()  # the player cannot read our /proc entries: environment, memory map, files
         try:
             self._proc = processes.popen(
                 [sys.executable, "-c", _CHILD, processes.__file__, json.dumps(config)],
                 ours=True,
                 pass_fds=(to_child_r, from_child_w),
                 env=env,
-                stdin=subprocess.DEVNULL if self.protocol else None,
+                stdin=subprocess.DEVNULL,  # a person's moves are for the game, never for a player
                 stdout=2 if self.protocol else None,  # file descriptor 2: our stderr
             )
         except OSError as e:
@@ -273,8 +277,9 @@ class IsolatedPlayer:
         """Whether the child process is running."""
         return self._proc is not None and self._proc.poll() is None
 
-    def _receive(self, deadline: float | None, doing: str) -> dict[str, Any]:
-        """The child's next message; MoveTimeout (child stopped) past ``deadline``."""
+    def _receive(self, deadline: float | None, doing: str, asked: str) -> dict[str, Any]:
+        """The child's next message; MoveTimeout (child stopped) past ``deadline`` ("took over the
+        time limit ``doing``"), PlayerStartError if the child ends ("its process ended ``asked``")."""
         while b"\n" not in self._buffer:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -288,11 +293,11 @@ class IsolatedPlayer:
             if not chunk:
                 code = self._proc.wait() if self._proc is not None else None
                 self._stop()
-                raise PlayerStartError(f"{self.name}'s process ended ({processes.how_it_ended(code)}) {doing}")
+                raise PlayerStartError(f"{self.name}'s process ended ({processes.how_it_ended(code)}) {asked}")
             self._buffer += chunk
             if len(self._buffer) > MAX_MESSAGE:
                 self._stop()
-                raise PlayerStartError(f"{self.name} sent a message over {MAX_MESSAGE} bytes {doing}")
+                raise PlayerStartError(f"{self.name} sent a message over {MAX_MESSAGE} bytes {asked}")
         line, _, self._buffer = self._buffer.partition(b"\n")
         message: dict[str, Any] = json.loads(line)
         return message
@@ -315,12 +320,12 @@ class IsolatedPlayer:
             return
         if self._proc is None:
             self._start()
-        boot = self._receive(time.monotonic() + BOOT_TIMEOUT, "starting Python")
+        boot = self._receive(time.monotonic() + BOOT_TIMEOUT, "starting Python", "while Python started")
         if "boot" not in boot:
             raise PlayerStartError(f"{self.name}: unexpected start message {safe_repr(boot)}")
         # The player's own loading starts now: its budget too.
         deadline = None if self.timeout is None else max(deadline or 0.0, time.monotonic() + self.timeout)
-        message = self._receive(deadline, "to load")
+        message = self._receive(deadline, "to load", "while it loaded")
         if "fail" in message:
             self._stop()
             raise PlayerStartError(str(message["fail"]))
@@ -341,7 +346,7 @@ class IsolatedPlayer:
             self._start()
         self._wait_ready(self._deadline(self.timeout))
         self._send({"reset": 1})
-        self._verdict(self._receive(self._deadline(self.timeout), "in reset()"))
+        self._verdict(self._receive(self._deadline(self.timeout), "in reset()", "in reset()"))
 
     def act(self, observation: Observation) -> int:
         """``act_timed`` with the player's own ``timeout``."""
@@ -359,7 +364,7 @@ class IsolatedPlayer:
         # The answer as the player gave it (an int, a name, None...): play_game checks it.
         self._moving = True
         try:
-            answer: int = self._verdict(self._receive(deadline, "to move"))
+            answer: int = self._verdict(self._receive(deadline, "to move", "when asked for a move"))
         finally:
             self._moving = False
         return answer

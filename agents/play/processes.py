@@ -80,6 +80,8 @@ def limit_memory(limit: int | None) -> None:
 
 
 _PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_DUMPABLE = 4
+_CAPABILITY_VERSION_3 = 0x20080522
 _LANDLOCK_MACHINES = ("x86_64", "aarch64")
 """Where ``confine`` knows the Landlock system calls' numbers (444 to 446 there)."""
 _LANDLOCK_CREATE_RULESET = 444
@@ -98,17 +100,70 @@ class _LandlockRulesetAttr(ctypes.Structure):
     ]
 
 
+def hide() -> None:
+    """Make this process's /proc entries that tell its secrets (``environ``, ``maps``,
+    ``mem``, the ``fd`` list, ``cmdline`` stays readable) unreadable to other processes of the
+    same user without ``CAP_SYS_PTRACE`` (Linux ``PR_SET_DUMPABLE`` 0; a no-op elsewhere).
+    Called by the judge before it starts a player, and by a player before its code runs.
+
+    The process then leaves no core dump and a debugger of the same user cannot attach
+    to it; a program it starts (``execve``) is dumpable again."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_capabilities() -> None:
+    """Give up every capability this process holds (root's): a player needs none, and
+    without them (``CAP_SYS_PTRACE`` and the file-access ones) ``hide``'s processes are out
+    of its reach even when both run as root. Nothing happens where none is held."""
+    libc = _LIBC
+    if libc is None:
+        return
+    header = _CapHeader(_CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capget(ctypes.byref(header), data) != 0 or not (data[0].permitted or data[1].permitted):
+        return
+    libc.capset(ctypes.byref(header), (_CapData * 2)())
+
+
+PLAYER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "USER", "LOGNAME", "VIRTUAL_ENV")
+"""The judge's environment variables a player's process gets, with those starting with one of
+``PLAYER_ENVIRONMENT_PREFIXES``: what Python, numpy, numba and torch read, never a token."""
+PLAYER_ENVIRONMENT_PREFIXES = ("LC_", "PYTHON", "NUMBA_", "OMP_", "MKL_", "OPENBLAS_", "CUDA_", "SYSTEMROOT")
+
+
+def player_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The part of ``environ`` a player's process is given (``PLAYER_ENVIRONMENT``)."""
+    return {
+        name: value
+        for name, value in environ.items()
+        if name in PLAYER_ENVIRONMENT or name.startswith(PLAYER_ENVIRONMENT_PREFIXES)
+    }
+
+
 def confine() -> bool:
     """Fence this process and everything it starts off from every other
     process (Linux Landlock, ABI 6 or later): a signal (``kill``, ``killpg``,
     ``pidfd_send_signal``...) to a process outside the fence fails with
     EPERM, and so does ``ptrace`` and reading or writing another process's
-    memory; this process, its threads and its children stay reachable.
-    Returns whether the fence is up (False, and nothing done, where the
+    memory; this process, its threads and its children stay reachable. First,
+    wherever Linux is, it hides its /proc entries from other processes (``hide``)
+    and gives up its capabilities (``drop_capabilities``), so it cannot read
+    the judge's or another player's either. Returns whether the fence is up (False, and nothing done, where the
     kernel lacks it or on an architecture not in ``_LANDLOCK_MACHINES``).
     It covers the calling thread and the threads and processes it starts
     later: called by a child that runs other people's code, before it runs
     any and before it starts a thread."""
+    hide()
+    drop_capabilities()
     libc = _LIBC
     if libc is None or _PRCTL is None or os.uname().machine not in _LANDLOCK_MACHINES:
         return False

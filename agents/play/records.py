@@ -32,9 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.datafiles import write_text_atomic
+from agents.datafiles import read_data, write_text_atomic
+from agents.limits import MAX_TEXT_FILE
 from agents.play.match import GameResult
-from reversi_env.errors import InvalidMoveError, InvalidPositionError
+from reversi_env.errors import QUOTE_LIMIT, InvalidMoveError, InvalidPositionError, quoted
 from reversi_env.notation import PASS, action_name, parse_square
 from reversi_env.state import BLACK, PLAYER_NAMES, GameState, Player
 
@@ -50,6 +51,13 @@ an opening, a position to start from)."""
 _PASS_WORDS = ("--", "pa", "ps", "pass")
 _MOVE_RE = re.compile(r"\s*([a-hA-H][1-8]|--|pa(?:ss)?|ps)", re.IGNORECASE)
 _GGF_PROP_RE = re.compile(r"\s*([A-Z]{1,2})\[([^\]]*)\]")
+
+
+def _property(key: str, value: str) -> str:
+    """A GGF property as an error quotes it: ``KEY[value]``, a long value quoted by a short prefix."""
+    return f"{key}[{value}]" if len(value) <= QUOTE_LIMIT else f"{key}[{quoted(value)}]"
+
+
 _GGF_CELLS = {"-": ".", "*": "X", "O": "O"}
 
 
@@ -194,7 +202,7 @@ def ggf_clocks(text: str) -> dict[Player, GGFClock]:
             parts = [_ggf_seconds(key, value, part) if part.strip() else None for part in value.split("/")]
             main, increment, grace = [*parts, None, None][:3]
             if len(parts) > 3 or main is None:
-                raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
+                raise RecordError(f"GGF: {_property(key, value)} is not a clock like TI[15:00] or TI[5:00/10/2:00]")
             clock = GGFClock(main, increment or 0.0, 120.0 if grace is None else grace)
             for colour in {"TI": (BLACK, 1 - BLACK), "TB": (BLACK,), "TW": (1 - BLACK,)}[key]:
                 clocks[colour] = clock
@@ -212,9 +220,9 @@ def _ggf_seconds(key: str, value: str, text: str) -> float:
             seconds = seconds * 60 + float(part)
         seconds += 86400 * float(days)
     except ValueError:
-        raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]") from None
+        raise RecordError(f"GGF: {_property(key, value)} is not a clock like TI[15:00] or TI[5:00/10/2:00]") from None
     if not 0 <= seconds < float("inf"):
-        raise RecordError(f"GGF: {key}[{value}] is not a clock like TI[15:00] or TI[5:00/10/2:00]")
+        raise RecordError(f"GGF: {_property(key, value)} is not a clock like TI[15:00] or TI[5:00/10/2:00]")
     return seconds
 
 
@@ -237,14 +245,15 @@ def from_ggf(text: str) -> GameResult:
             action = PASS if word in _PASS_WORDS else parse_square(word)
             seconds = float(parts[2]) if len(parts) > 2 and parts[2].strip() else 0.0
         except (InvalidMoveError, ValueError):
-            raise RecordError(f"GGF: move {len(moves) + 1} {key}[{value}] is not a move like B[f5//1.20]") from None
+            move = f"move {len(moves) + 1} {_property(key, value)}"
+            raise RecordError(f"GGF: {move} is not a move like B[f5//1.20]") from None
         color = BLACK if key == "B" else 1 - BLACK
         if state.player != color and state.legal_actions() == [PASS]:
             state = state.apply(PASS)  # a pass the record leaves out
             moves.append("PASS")
             times.append(0.0)
         if state.player != color or not state.is_legal(action):
-            raise RecordError(f"GGF: move {len(moves) + 1} {key}[{value}] is not legal here")
+            raise RecordError(f"GGF: move {len(moves) + 1} {_property(key, value)} is not legal here")
         state = state.apply(action)
         moves.append(action_name(action))
         times.append(seconds)
@@ -303,10 +312,10 @@ def _ggf_board(value: str) -> GameState:
     if len(parts) == 3 and len(parts[1]) == 64:
         parts = [parts[0], *(parts[1][r * 8 : r * 8 + 8] for r in range(8)), parts[2]]
     if len(parts) != 10 or parts[0] != "8" or any(len(row) != 8 for row in parts[1:9]):
-        raise RecordError(f"GGF: BO[{value}] is not an 8 x 8 board ('8', eight rows, the side to move)")
+        raise RecordError(f"GGF: {_property('BO', value)} is not an 8 x 8 board ('8', eight rows, the side to move)")
     cells = "".join(parts[1:9])
     if set(cells) - set(_GGF_CELLS) or parts[9] not in ("*", "O"):
-        raise RecordError(f"GGF: BO[{value}] may hold only '-', '*' and 'O', and '*' or 'O' to move")
+        raise RecordError(f"GGF: {_property('BO', value)} may hold only '-', '*' and 'O', and '*' or 'O' to move")
     return GameState.from_string("".join(_GGF_CELLS[c] for c in cells), "X" if parts[9] == "*" else "O")
 
 
@@ -314,7 +323,7 @@ def _ggf_loser(result: str) -> int:
     try:
         score = float(result.partition(":")[0])
     except ValueError:
-        raise RecordError(f"GGF: RE[{result}] is not a result like RE[+18.000]") from None
+        raise RecordError(f"GGF: {_property('RE', result)} is not a result like RE[+18.000]") from None
     return 1 - BLACK if score > 0 else BLACK
 
 
@@ -393,7 +402,7 @@ def load_record(path: str | Path) -> GameResult:
     if not str(path).strip():
         raise RecordError("no file name given")
     try:
-        data = Path(path).read_bytes()
+        data = read_data(path, MAX_TEXT_FILE, "a game record")
     except OSError as e:
         raise RecordError(f"{path}: cannot read: {e.strerror or e}") from None
     try:

@@ -83,6 +83,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from agents.limits import MAX_SPEC
+
 if TYPE_CHECKING:  # the rest is imported where a player is built: parsing a spec compiles nothing
     from agents.base import Agent
 
@@ -400,6 +402,8 @@ def parse_spec(spec: str) -> PlayerSpec:
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"a player spec is a non-empty string ({SPEC_HELP}), got {spec!r}")
     text = spec.strip()
+    if len(text) > MAX_SPEC:
+        raise SpecError(f"a player spec is at most {MAX_SPEC} characters, got one of {len(text)}")
     kind, _, rest = text.partition(":")
     kind = kind.lower()
     if kind == "gtp":

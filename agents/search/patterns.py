@@ -452,7 +452,12 @@ def read_weights(path: str | Path) -> PatternWeights:
     """Read a weights file written by ``save_weights``; anything else raises
     one ``CorruptWeightsError`` saying what is wrong (the file is only data)."""
     try:
-        arrays = read_npz(path, ("weights", "metadata"), "a pattern-weights file")
+        arrays = read_npz(
+            path,
+            ("weights", "metadata"),
+            "a pattern-weights file",
+            {"weights": ((N_PHASES, N_WEIGHTS), "f"), "metadata": ((), "U")},
+        )
     except ValueError as e:
         raise CorruptWeightsError(str(e)) from None
     try:

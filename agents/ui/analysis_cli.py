@@ -34,6 +34,7 @@ from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import interruptible
 from agents.ui.analysis_args import ANALYZE_EXACT_EMPTIES
 from agents.ui.curve_plot import plot_curve, unwritable_reports
+from reversi_env.errors import quoted
 from reversi_env.notation import action_name
 from reversi_env.state import PLAYER_SYMBOLS, GameState
 
@@ -56,7 +57,7 @@ def _position(words: list[str]) -> GameState:
     text = " ".join(words)
     cells = "".join(text.split(";", 1)[0].split("%", 1)[0].split())
     if len(cells) != 65 or any(c not in "XO-." for c in cells[:64].upper()) or cells[64].upper() not in "XO":
-        raise ValueError(f"a position is 64 cells (X, O, -) and the side to move (X or O), got {text!r}")
+        raise ValueError(f"a position is 64 cells (X, O, -) and the side to move (X or O), got {quoted(text)}")
     return GameState.from_string(cells)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.limits import MAX_OPENING_PLIES
-from agents.ui.options import add_rule_options, bounded_int, deferred, positive_int, seed_int
+from agents.limits import MAX_GAMES, MAX_OPENING_PLIES, MAX_WORKERS
+from agents.ui.options import add_rule_options, bounded_int, deferred, positive_int_at_most, seed_int
 
 ARENA_EPILOG = """\
 Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
@@ -32,7 +32,9 @@ def register(subparsers: Any) -> None:
     )
     arena.add_argument("agents", nargs="*", metavar="SPEC", help="player specs: random, greedy, alphabeta:3, ...")
     arena.add_argument("--gauntlet", action="store_true", help="the first agent plays each other one (no other pairs)")
-    arena.add_argument("--games", type=bounded_int(2, 10**6), default=20, help="games per pairing, even (default 20)")
+    arena.add_argument(
+        "--games", type=bounded_int(2, MAX_GAMES), default=20, help="games per pairing, even (default 20)"
+    )
     arena.add_argument("--openings", metavar="FILE", help="opening transcripts, one per line (default: random ones)")
     arena.add_argument(
         "--opening-plies",
@@ -44,7 +46,9 @@ def register(subparsers: Any) -> None:
         "--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed (default 0)"
     )
     add_rule_options(arena)
-    arena.add_argument("--jobs", type=positive_int, default=None, help="parallel games (default: number of cores)")
+    arena.add_argument(
+        "--jobs", type=positive_int_at_most(MAX_WORKERS), default=None, help="parallel games (default: number of cores)"
+    )
     arena.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="process pool (default) or Ray tasks"
     )

@@ -5,12 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.limits import MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
+from agents.limits import (
+    MAX_GAMES,
+    MAX_OPENING_PLIES,
+    MAX_ROUNDS,
+    MAX_SEARCH_DEPTH,
+    MAX_SOLVED_EMPTIES,
+    MAX_WORKERS,
+)
 from agents.ui.options import (
     bounded_int,
     deferred,
     positive_float,
-    positive_int,
+    positive_int_at_most,
     seed_int,
     unit_float,
 )
@@ -31,7 +38,10 @@ def _add_fit_options(parser: argparse.ArgumentParser, *, resumable: bool = False
         "--ridge", type=positive_float, default=ridge, help="ridge (L2) strength of the fit (default 5)"
     )
     parser.add_argument(
-        "--iterations", type=positive_int, default=iterations, help="conjugate-gradient steps a fit (default 25)"
+        "--iterations",
+        type=positive_int_at_most(MAX_ROUNDS),
+        default=iterations,
+        help="conjugate-gradient steps a fit (default 25)",
     )
     parser.add_argument(
         "--blend",
@@ -63,10 +73,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,  # a run's settings left out: the saved run's, else TrainConfig's
     )
-    p.add_argument("--games", type=positive_int, help="self-play games in all rounds (needed for a new run)")
+    p.add_argument(
+        "--games", type=positive_int_at_most(MAX_GAMES), help="self-play games in all rounds (needed for a new run)"
+    )
     p.add_argument("--seed", type=seed_int, help="seed of every game (default 0)")
     p.add_argument("--out", required=True, help="weights file to write (.npz)")
-    p.add_argument("--rounds", type=positive_int, help="play-and-refit rounds (default 4)")
+    p.add_argument("--rounds", type=positive_int_at_most(MAX_ROUNDS), help="play-and-refit rounds (default 4)")
     p.add_argument(
         "--init",
         metavar="WEIGHTS",
@@ -74,7 +86,9 @@ def register(subparsers: Any) -> None:
         help="go on from these weights: they play (and label) the first round and start its fit "
         "(default: the hand-written evaluation plays the first round, the fit starts from zeros)",
     )
-    p.add_argument("--workers", type=positive_int, default=1, help="parallel self-play workers (default 1)")
+    p.add_argument(
+        "--workers", type=positive_int_at_most(MAX_WORKERS), default=1, help="parallel self-play workers (default 1)"
+    )
     p.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="local processes (default) or Ray tasks"
     )
@@ -92,7 +106,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--lam", type=unit_float, help="TD(lambda) lambda of the labels (default 0.7)")
     p.add_argument(
         "--search-depth",
-        type=bounded_int(0, 20),
+        type=bounded_int(0, MAX_SEARCH_DEPTH),
         help="label positions before the exact ones by an alpha-beta search this deep with the current "
         "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
     )
@@ -142,7 +156,7 @@ def register(subparsers: Any) -> None:
     _add_fit_options(f)
     f.add_argument(
         "--first-round",
-        type=positive_int,
+        type=positive_int_at_most(MAX_ROUNDS),
         default=1,
         help="fit on the positions of this round and later ones only (default 1: all)",
     )

@@ -56,6 +56,19 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_int_at_most(high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from 1 to ``high`` (a size: workers, games, channels),
+    refused below 1 as ``positive_int`` refuses it."""
+
+    def parse(text: str) -> int:
+        value = positive_int(text)
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high}, got {text!r}")
+        return value
+
+    return parse
+
+
 def bounded_int(low: int, high: int) -> Callable[[str], int]:
     """An argument type: a whole number from ``low`` to ``high``."""
 

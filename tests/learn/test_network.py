@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import resource
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,7 @@ from agents.learn.network import (
     save_network,
 )
 from agents.learn.training import ReplayBuffer, Samples, train_steps
+from agents.limits import MAX_BLOCKS, MAX_CHANNELS
 from reversi_env import GameState
 
 # One torch thread: on a busy shared machine two threads fighting over a core are many times slower.
@@ -172,6 +175,32 @@ def test_a_weights_file_is_data_not_code(tmp_path: Path, capsys: pytest.CaptureF
         load_network(tmp_path / "junk.pt")
     with pytest.raises(ValueError, match="no such"):
         load_network(tmp_path / "missing.pt")
+
+
+def test_a_saved_config_past_the_bounds_is_refused_before_the_network_is_built(tmp_path: Path) -> None:
+    """A 1 KB file that asked for 3000 channels built a 2.9 GB network before it was refused."""
+    path = tmp_path / "wide.pt"
+    torch.save({"config": {"channels": 3000, "blocks": 4}, "state_dict": {}, "info": {}}, path)
+    assert path.stat().st_size < 2000
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(ValueError, match=f"channels must be a whole number from 1 to {MAX_CHANNELS}, got 3000"):
+        load_network(path)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 100_000  # KiB: nothing near gigabytes
+    torch.save({"config": {"channels": 8, "blocks": MAX_BLOCKS + 1}, "state_dict": {}}, path)
+    with pytest.raises(ValueError, match=f"blocks must be a whole number from 0 to {MAX_BLOCKS}"):
+        load_network(path)
+    with pytest.raises(ValueError, match="channels"):
+        NetConfig(channels=MAX_CHANNELS + 1)
+
+
+def test_a_bare_pickle_is_one_error_and_no_warning(tmp_path: Path) -> None:
+    """torch warns in two lines about the pickle protocol of a file it did not write: not shown."""
+    path = tmp_path / "bare.pt"
+    path.write_bytes(pickle.dumps({"config": {"channels": 8}}, protocol=4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="not a saved policy-value network"):
+            load_network(path)
 
 
 def test_replay_buffer_keeps_the_newest_and_round_trips(tmp_path: Path) -> None:

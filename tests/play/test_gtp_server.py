@@ -97,6 +97,23 @@ def test_genmove_after_the_end_is_a_pass_as_gtp_rhino_answers() -> None:
     assert server.state == final and server.handle("play b pass").startswith("? illegal move")
 
 
+def test_a_play_after_the_end_says_the_game_is_over() -> None:
+    server = GTPServer("greedy")
+    rng = random.Random(2)
+    while not server.state.is_terminal():
+        move = rng.choice(server.state.legal_actions())
+        word = "pass" if move == PASS else action_name(move)
+        server.handle(f"play {('b', 'w')[server.state.player]} {word}")
+    for colour in ("black", "white"):
+        assert server.handle(f"play {colour} pass") == "? illegal move: the game is over\n\n"
+
+
+def test_a_megabyte_vertex_is_answered_with_a_short_prefix_of_it() -> None:
+    reply = GTPServer("greedy").handle("play black " + "A" * 1_000_000) or ""
+    assert reply.startswith("? illegal move: not a square: 'AAAA") and "(1000000 characters)" in reply
+    assert len(reply) < 300
+
+
 def test_final_score_fails_mid_game_and_counts_the_discs_at_the_end_as_gtp_rhino_answers() -> None:
     # The shortest game: black wins 13-0 with 51 squares empty.
     moves = ["E6", "F4", "E3", "F6", "G5", "D6", "E7", "F5", "C5"]

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import stop_after
+from conftest import REPO_ROOT, stop_after
 
 from agents.base import MoveTimeout, stop_agent
 from agents.play.isolation import IsolatedPlayer, PlayerStartError, build_player
@@ -349,7 +349,7 @@ def test_without_a_time_limit_other_peoples_code_still_runs_apart(tmp_path: Path
     result = play_game(f"classic:{path}:Rogue", "random", time_limit=None)
     assert (result.reason, result.loser, result.moves) == (reason, "black", [])
     if rogue == "exit":
-        assert result.details.endswith("PlayerStartError: Rogue's process ended (exit status 0) to move")
+        assert result.details.endswith("PlayerStartError: Rogue's process ended (exit status 0) when asked for a move")
     assert GameState.initial().is_legal(0) is False  # our rules are untouched
     with pytest.raises(ValueError, match="A1"):
         GameState.initial().apply("A1")
@@ -556,3 +556,82 @@ def test_a_fenced_player_still_signals_itself_its_threads_and_its_children(tmp_p
     path = write(tmp_path, "busy.py", SELF_SUFFICIENT)
     result = play_game(f"python:{path}:make", "random", time_limit=30.0)
     assert result.reason == "end", result.details
+
+
+SPY = """
+import json
+import os
+import sys
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("latin-1")
+    except OSError as e:
+        return type(e).__name__
+
+
+def _got(text):
+    return text if text.endswith("Error") else f"read {len(text)} characters"
+
+
+class Spy:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        judge = os.getppid()
+        others = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and int(entry) not in (os.getpid(), judge):
+                stat = _read(f"/proc/{entry}/stat")
+                if ")" in stat and stat.rsplit(")", 1)[1].split()[1] == str(judge):
+                    others.append(entry)
+        found = {
+            "judge": {name: _got(_read(f"/proc/{judge}/{name}")) for name in ("environ", "maps")},
+            "opponents": [_got(_read(f"/proc/{pid}/environ")) for pid in others],
+            "token": os.environ.get("SECRET_TOKEN"),
+            "stdin": sys.stdin.read(),
+        }
+        raise RuntimeError("SPY " + json.dumps(found))
+"""
+
+
+IDLE = """
+class Idle:
+    def __init__(self, color):
+        self.color = color
+
+    def get_move(self, board):
+        return sorted(board.get_legal_actions(self.color))[0]
+"""
+
+
+def test_a_fenced_player_reads_nothing_of_the_judge_the_opponent_or_the_person(tmp_path: Path) -> None:
+    """A real spy, judged in a real process whose environment holds a token and whose stdin holds a
+    person's moves: it reads neither, nor the judge's or the opponent's memory map."""
+    spy = write(tmp_path, "spy.py", SPY)
+    idle = write(tmp_path, "idle.py", IDLE)
+    judge = (
+        "import sys\nfrom agents.play.isolation import build_player\nfrom agents.play.match import play_game\n"
+        "from reversi_env.state import BLACK, WHITE\n"
+        f"black = build_player('classic:{idle}:Idle', BLACK, isolate=True)\n"
+        f"white = build_player('classic:{spy}:Spy', WHITE, isolate=True)\n"
+        "print(play_game(black, white, time_limit=60.0).details)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", judge],
+        input="F5 D6 C3 resign\n",
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "SECRET_TOKEN": "hunter2"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.rsplit("RuntimeError: SPY ", 1)[1].splitlines()[0])
+    assert found["stdin"] == ""
+    assert found["token"] is None
+    assert found["judge"] == {"environ": "PermissionError", "maps": "PermissionError"}
+    assert found["opponents"] and set(found["opponents"]) == {"PermissionError"}
+    assert "hunter2" not in done.stdout

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import TEST_DATA, random_game
+from conftest import TEST_DATA, random_game, run_cli
 
 from agents.search.alphabeta import iterative_deepening
 from agents.search.endgame import Solver, solve_position
@@ -153,6 +153,12 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str, capsys: 
     assert main(args) == 2
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_100_kb_position_is_quoted_by_a_short_prefix(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run_cli(["solve", "X" * 100_000], capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1
+    assert "(100000 characters)" in err and len(err) < 300
 
 
 LONG_SOLVE = random_game(5, plies=24)[-1].compact()

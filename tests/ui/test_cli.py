@@ -17,6 +17,17 @@ import pytest
 from conftest import engine_imports, run_cli
 
 from agents.base import QuitGame
+from agents.limits import (
+    MAX_BLOCKS,
+    MAX_BUFFER,
+    MAX_CHANNELS,
+    MAX_GAMES,
+    MAX_PARALLEL_GAMES,
+    MAX_ROUNDS,
+    MAX_SEARCH_DEPTH,
+    MAX_SIMULATIONS,
+    MAX_WORKERS,
+)
 from agents.play.human import HumanPlayer, mcts_hint
 from agents.play.match import GameResult
 from agents.ui.cli import build_parser, main
@@ -346,6 +357,36 @@ def test_a_bad_command_line_is_answered_without_the_engine(args: list[str], erro
     assert done.returncode == 2 and done.stdout == ""
     assert said[0].startswith("usage: reversi") and said[-1].startswith(error), said
     assert engine_imports(done.stderr) == []
+
+
+SIZE_OPTIONS = [
+    ("train-az", "--channels", MAX_CHANNELS),
+    ("train-az", "--blocks", MAX_BLOCKS),
+    ("train-az", "--buffer", MAX_BUFFER),
+    ("train-az", "--games", MAX_GAMES),
+    ("train-az", "--simulations", MAX_SIMULATIONS),
+    ("train-az", "--parallel-games", MAX_PARALLEL_GAMES),
+    ("train-az", "--workers", MAX_WORKERS),
+    ("train-az", "--warm-depth", MAX_SEARCH_DEPTH),
+    ("train-az", "--eval-games", MAX_GAMES),
+    ("train-az", "--eval-sims", MAX_SIMULATIONS),
+    ("train-eval", "--games", MAX_GAMES),
+    ("train-eval", "--rounds", MAX_ROUNDS),
+    ("train-eval", "--workers", MAX_WORKERS),
+    ("train-eval", "--iterations", MAX_ROUNDS),
+    ("arena", "--jobs", MAX_WORKERS),
+]
+
+
+@pytest.mark.parametrize(("command", "option", "most"), SIZE_OPTIONS)
+def test_size_options_have_an_upper_bound_said_in_one_line(
+    command: str, option: str, most: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``train-az --channels 100000`` went on to a torch traceback asking for 360 GB."""
+    status, err = run_cli([command, "--out", "x", option, str(most + 1)], capsys)
+    assert status == 2
+    said = f"must be from 0 to {most}" if option.startswith("--eval") else f"must be at most {most}"
+    assert err.splitlines()[-1] == f"reversi {command}: error: argument {option}: {said}, got '{most + 1}'"
 
 
 def test_the_console_script_is_installed() -> None:
