@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from agents.base import Agent
 from agents.clocks import Clock, TimeControl
@@ -206,3 +208,22 @@ def test_play_game_adds_the_increment_after_each_move() -> None:
     assert with_increment.reason == "end"
     with pytest.raises(ValueError):
         play_game(_Instant(), _Instant(), time_limit=5.0, time_control=TimeControl(clock=0.1))
+
+
+def test_the_play_command_runs_a_game_clock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\n\n\nclass Slow:\n    def __init__(self, color):\n        self.color = color\n\n"
+        "    def get_move(self, board):\n        time.sleep(5)\n"
+    )
+    save = tmp_path / "game.json"
+    args = ["play", "--black", f"classic:{slow}:Slow", "--white", "greedy", "--clock", "0.5+1", "--save", str(save)]
+    status, err = run_cli(args, capsys)
+    assert (status, err) == (0, "")
+    result = GameResult.from_json(save.read_text())
+    assert (result.reason, result.loser) == ("timeout", "black")
+    assert result.details == "black ran out of time on its clock (0.5 s a side + 1 s a move) for move 1"
+    status, err = run_cli(["play", "--clock", "5+"], capsys)
+    assert status == 2 and err.endswith(
+        "a clock is SECONDS, SECONDS+INCREMENT or MOVES/SECONDS[+INCREMENT], got '5+'\n"
+    )
