@@ -196,14 +196,21 @@ class Referee:
             details = f"{PLAYER_NAMES[self.to_move]} {self.overtime_words()} for move {len(self.moves) + 1}"
         return self._lose(Reason.TIMEOUT, details)
 
+    def on_clock(self) -> bool:
+        """True when the side to move's game clock, not a move's limit, is what ends its time."""
+        clock, move = self.clocks[self.to_move], self.time_control.move
+        return clock.left is not None and (move is None or clock.left < move)
+
     def overtime_words(self) -> str:
         """What the side to move passed: "took over 60.0 s" (its move's limit)
         or "ran out of time on its clock (300 s a side)"."""
-        clock = self.clocks[self.to_move]
-        move = self.time_control.move
-        if clock.left is not None and (move is None or clock.left < move):
+        if self.on_clock():
             return f"ran out of time on its clock ({dataclasses.replace(self.time_control, move=None).describe()})"
-        return f"took over {move} s"
+        return f"took over {self.time_control.move} s"
+
+    def restart_turn(self) -> None:
+        """The turn starts again (the seat changed hands): no time used, no tries."""
+        self.used, self.tries = 0.0, []
 
     def lose(self, reason: Reason, details: str, player: Player | None = None) -> Ruling:
         """``player`` (default the side to move) loses for ``reason``: an error, a

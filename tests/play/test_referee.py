@@ -13,6 +13,7 @@ from agents.clocks import Clock, TimeControl
 from agents.play.match import play_game
 from agents.play.referee import Referee, Verdict, tries_phrase
 from agents.play.result import LOSING_REASONS, REASONS, GameResult, Reason
+from agents.ui.gui.flow import GameFlow
 from reversi_env import GameState
 from reversi_env.errors import IllegalMoveError
 from reversi_env.notation import parse_action
@@ -227,3 +228,16 @@ def test_the_play_command_runs_a_game_clock(tmp_path: Path, capsys: pytest.Captu
     assert status == 2 and err.endswith(
         "a clock is SECONDS, SECONDS+INCREMENT or MOVES/SECONDS[+INCREMENT], got '5+'\n"
     )
+
+
+def test_the_window_loses_a_side_on_its_clock_and_undo_gives_its_time_back() -> None:
+    flow = GameFlow(time_control=TimeControl(clock=10.0))
+    flow.play(parse_action("D3"), 9.5)
+    flow.play(parse_action("C3"), 1.0)
+    assert flow.time_left() == pytest.approx(0.5, abs=0.05)
+    flow.turn_started -= 1.0  # black has thought a second of its half
+    assert flow.check_clock()
+    assert flow.result is not None and (flow.result.reason, flow.result.loser) == ("timeout", "black")
+    assert flow.result.details == "black ran out of time on its clock (10 s a side)"
+    assert flow.undo() and flow.undo() and not flow.over
+    assert flow.time_left() == pytest.approx(10.0, abs=0.05)  # back before D3, its 9.5 s unspent
