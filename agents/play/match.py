@@ -1,12 +1,16 @@
 """One game between two players under the classic tournament rules.
 
+The rules are the ``Referee``'s (``agents.play.referee``); this module seats the
+players, calls them and pushes their answers to it.
+
 ``play_game(black, white)`` plays a full game and returns a ``GameResult``:
 
 - each player receives its own fresh copy of the observation, so nothing a
   player does to it can change the real game;
 - a forced pass is played for the player (it is not asked) and recorded;
-- a turn that takes longer than ``time_limit`` seconds loses ("timeout"). A
-  timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
+- a turn that takes longer than ``time_limit`` seconds loses ("timeout"), and
+  so does a side whose game clock runs out under ``time_control``
+  (``agents.clocks.TimeControl``: a clock, an increment, moves to go). A timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
   players, GTP engines, the terminal human) keeps the clock itself and is
   stopped when late: its process is killed. Any other player runs in a daemon
   worker thread, abandoned on a timeout (and its search stopped if it has a
@@ -256,12 +260,12 @@ def play_game(
     See the module docstring for the rules (``agents.play.referee`` holds them).
     """
     control = _check_options(time_limit, time_control, on_move, on_reject)
+    referee = Referee(start, time_control=control, max_illegal=max_illegal)  # checks start and max_illegal
     built: list[Agent] = []
     try:
         for color, player in enumerate((black, white)):
             built.append(_as_agent(player, color, _load_time(control)))
-        names = (_player_name(built[0]), _player_name(built[1]))
-        referee = Referee(start, time_control=control, max_illegal=max_illegal, names=names)
+        referee.names = (_player_name(built[0]), _player_name(built[1]))
         return _Match((built[0], built[1]), referee, on_move, on_reject).play()
     finally:
         for color, player in enumerate((black, white)):
