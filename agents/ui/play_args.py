@@ -81,6 +81,7 @@ def register(sub: Any) -> None:
         help="you against the AI (default), two people, or the AI against itself",
     )
     add_rule_options(gui)
+    add_clock_option(gui)
     gui.add_argument("--seed", type=seed_int, default=None, help="seed for the AI")
     gui.add_argument(
         "--save", default="reversi-game.json", metavar="FILE", help="where Save writes (default reversi-game.json)"

@@ -369,6 +369,7 @@ def gui_command(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             max_illegal=args.max_illegal,
             save_path=args.load or args.save,
+            time_control=time_control(args) if args.clock is not None else None,
         )
     except (ValueError, RecordError, PlayerStartError, MoveTimeout) as e:  # SpecError is a ValueError
         print(f"reversi gui: error: {e}", file=sys.stderr)

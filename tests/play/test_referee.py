@@ -241,3 +241,14 @@ def test_the_window_loses_a_side_on_its_clock_and_undo_gives_its_time_back() -> 
     assert flow.result.details == "black ran out of time on its clock (10 s a side)"
     assert flow.undo() and flow.undo() and not flow.over
     assert flow.time_left() == pytest.approx(10.0, abs=0.05)  # back before D3, its 9.5 s unspent
+
+
+def test_the_window_takes_a_game_clock_from_its_command_line() -> None:
+    from agents.ui.cli import build_parser
+    from agents.ui.gui.control import GameControl
+    from agents.ui.options import time_control
+
+    args = build_parser().parse_args(["gui", "--clock", "40/600+5", "--time-limit", "30"])
+    control = GameControl("random", mode="humans", time_control=time_control(args))
+    assert control.flow.time_control == TimeControl(move=30.0, clock=600.0, increment=5.0, moves_to_go=40)
+    assert control.flow.time_left() == pytest.approx(30.0, abs=0.5)  # the move's limit is the tighter
