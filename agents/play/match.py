@@ -10,7 +10,8 @@ players, calls them and pushes their answers to it.
 - a forced pass is played for the player (it is not asked) and recorded;
 - a turn that takes longer than ``time_limit`` seconds loses ("timeout"), and
   so does a side whose game clock runs out under ``time_control``
-  (``agents.clocks.TimeControl``: a clock, an increment, moves to go). A timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
+  (``agents.clocks.TimeControl``: a clock, an increment, moves to go). A
+  timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
   players, GTP engines, the terminal human) keeps the clock itself and is
   stopped when late: its process is killed. Any other player runs in a daemon
   worker thread, abandoned on a timeout (and its search stopped if it has a

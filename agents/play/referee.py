@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from agents.clocks import Clock, TimeControl
-from agents.play.isolation import bounded
-from agents.play.result import GameResult, MoveRecord, Reason
+from agents.play.result import GameResult, MoveRecord, Reason, bounded
 from reversi_env.notation import PASS, action_name
 from reversi_env.state import PLAYER_NAMES, GameState, Player
 

@@ -52,6 +52,17 @@ LOSING_REASONS = ("timeout", "illegal", "error", "tamper", "resign")
 TRANSCRIPT_PASS = "--"
 """How a pass is written in a transcript (every move takes two characters)."""
 
+DETAIL_LIMIT = 4000
+"""Characters of a player's error text kept (a traceback's head and tail)."""
+
+
+def bounded(text: str, limit: int = DETAIL_LIMIT) -> str:
+    """``text`` cut to about ``limit`` characters, keeping its head and its tail."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - limit} characters cut ...]\n{text[-half:]}"
+
 
 @dataclass(frozen=True)
 class MoveRecord:
