@@ -81,7 +81,7 @@ class Referee:
 
     Args:
         start: the position the game starts from (None: the standard start);
-            a forced pass there is played at once.
+            a forced pass there is played by ``begin``.
         time_control: how long a side may think (default ``DEFAULT_CONTROL``).
         max_illegal: the illegal answers at one turn that lose.
         names: the players' names for the result.
@@ -234,10 +234,6 @@ class Referee:
         if self.result is None:
             self.result = self._finish(Reason.INTERRUPTED, None, details)
         return self.result
-
-    def record(self) -> GameResult:
-        """The result once over, else the game so far as a record (reason "end", no winner yet decided)."""
-        return self.result if self.result is not None else self._finish(Reason.END)
 
     def _check_open(self) -> None:
         """Begin the game if it was not; RuntimeError once it is over."""

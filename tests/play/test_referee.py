@@ -73,7 +73,7 @@ def test_time_left_counts_a_turns_tries_against_the_move_limit() -> None:
     assert referee.time_left() == 6.0
     ruling = referee.time_out(6.5)
     assert (ruling.verdict, ruling.reason) == (Verdict.LOST, Reason.TIMEOUT)
-    assert referee.record().details.endswith("black took over 10.0 s for move 1")
+    assert referee.result is not None and referee.result.details.endswith("black took over 10.0 s for move 1")
 
 
 def test_a_forced_pass_is_played_for_the_side_without_a_move() -> None:

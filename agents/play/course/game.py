@@ -212,7 +212,8 @@ class Game:
                 self.board.display(step_time, total_time)
         print("\n=====Game over!=====\n")
         self.board.display(step_time, total_time)
-        result = self.referee.record()
+        result = self.referee.result
+        assert result is not None  # the loop ends when the referee has a result
         winner = ("black", "white", "draw").index(result.winner)
         self.print_winner(winner)
         reserve.close()
