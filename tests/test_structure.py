@@ -18,6 +18,7 @@ RANKS = {
     "agents.compiling": 1,  # the first run's notice while numba compiles: agents/__init__ and the CLI use it
     "agents.limits": 1,  # the bounds of settings (time limits, openings, solves): read by the CLI's parser uncompiled
     "agents.cluster": 1,  # joining a Ray cluster, failing fast: the arena's and the AlphaZero loop's ray backends
+    "agents.clocks": 1,  # the time control (seconds a move, game clock, increment): referee, searches, CLI
     "agents.search": 2,
     "agents.learn": 3,
     "agents.play": 4,

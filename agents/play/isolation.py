@@ -65,6 +65,8 @@ import numpy as np
 
 from agents.base import MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard
 from agents.play import processes, waits
+from agents.play.result import DETAIL_LIMIT as DETAIL_LIMIT
+from agents.play.result import bounded as bounded
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import to_action
@@ -80,9 +82,6 @@ needs a few); the player's own loading counts against its time limit."""
 
 MAX_MESSAGE = 1 << 20
 """Longest line either side accepts (bytes): a reply over it is the player's error."""
-
-DETAIL_LIMIT = 4000
-"""Characters of a player's error text kept (a traceback's head and tail)."""
 
 _ROOT = str(Path(__file__).resolve().parents[2])
 """The directory holding the ``agents`` package, put first on the child's path."""
@@ -110,14 +109,6 @@ class PlayerError(RuntimeError):
 
 class ChildTraceback(Exception):  # noqa: N818 - it carries a traceback's text, it is not an error of ours
     """The traceback of an isolated player's exception, as the child printed it."""
-
-
-def bounded(text: str, limit: int = DETAIL_LIMIT) -> str:
-    """``text`` cut to about ``limit`` characters, keeping its head and its tail."""
-    if len(text) <= limit:
-        return text
-    half = limit // 2
-    return f"{text[:half]}\n[... {len(text) - limit} characters cut ...]\n{text[-half:]}"
 
 
 def safe_repr(value: object, limit: int = 200) -> str:

@@ -5,11 +5,13 @@ same in every subcommand that takes it."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from agents.clocks import TimeControl
 from agents.compiling import compile_notice
 from agents.datafiles import check_writable
 from agents.limits import MAX_SECONDS
@@ -129,6 +131,35 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="illegal moves at one turn that lose (default 3, the course's rule)",
     )
+
+
+def game_clock(text: str) -> TimeControl:
+    """A game clock, ``[MOVES/]SECONDS[+INCREMENT]`` ("300+2"), as ``TimeControl.parse_clock`` reads it."""
+    try:
+        return TimeControl.parse_clock(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_clock_option(parser: argparse.ArgumentParser) -> None:
+    """``--clock``: a game clock for each side, on top of ``--time-limit``'s seconds a move."""
+    parser.add_argument(
+        "--clock",
+        type=game_clock,
+        default=None,
+        metavar="[MOVES/]SECONDS[+INC]",
+        help="each side's game clock: 300 (5 minutes), 300+2 (2 s more after each move), 40/5400 "
+        "(40 moves in 90 minutes, then again); running out loses (default none; --time-limit still "
+        "limits each move unless off)",
+    )
+
+
+def time_control(args: argparse.Namespace) -> TimeControl:
+    """The game's time control from ``--time-limit`` and ``--clock``."""
+    clock: TimeControl | None = getattr(args, "clock", None)
+    if clock is None:
+        return TimeControl.per_move(args.time_limit)
+    return dataclasses.replace(clock, move=args.time_limit)
 
 
 def add_think_time_option(parser: argparse.ArgumentParser) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.play.specs import SPEC_HELP
 from agents.ui.options import (
+    add_clock_option,
     add_rule_options,
     add_think_time_option,
     deferred,
@@ -49,6 +50,7 @@ def register(sub: Any) -> None:
     play.add_argument("--white", type=player_spec, default="mcts", metavar="SPEC", help="white's player (default mcts)")
     add_think_time_option(play)
     add_rule_options(play)
+    add_clock_option(play)
     play.add_argument("--seed", type=seed_int, default=None, help="seed for the agents that take one")
     play.add_argument(
         "--save", metavar="FILE", help="write the game record: FILE.ggf as GGF, FILE.txt a transcript, else JSON"
@@ -79,6 +81,7 @@ def register(sub: Any) -> None:
         help="you against the AI (default), two people, or the AI against itself",
     )
     add_rule_options(gui)
+    add_clock_option(gui)
     gui.add_argument("--seed", type=seed_int, default=None, help="seed for the AI")
     gui.add_argument(
         "--save", default="reversi-game.json", metavar="FILE", help="where Save writes (default reversi-game.json)"

@@ -21,9 +21,7 @@ from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.records import UNFINISHED, RecordError, check_format, load_record, parse_start, write_record
 from agents.play.specs import SpecError, parse_spec
-from agents.ui.options import (
-    unwritable_output,
-)
+from agents.ui.options import time_control, unwritable_output
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
 from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS, GameState, parse_player
@@ -300,7 +298,10 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
         return 2
     display = TerminalDisplay(specs)
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
-    if limit is not None:
+    control = time_control(args)
+    if control.clock is not None:
+        print(f"time control: {control.describe()}")
+    elif limit is not None:
         print(f"time limit: {limit:g} s per move (--time-limit off lifts it)")
 
     def rejected(player: int, text: str) -> None:
@@ -312,7 +313,7 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     ]
     try:
         result = play_session(
-            seated, opening, requests, display, time_limit=limit, max_illegal=args.max_illegal, on_reject=rejected
+            seated, opening, requests, display, time_control=control, max_illegal=args.max_illegal, on_reject=rejected
         )
     except MatchInterrupted as e:
         print("\ninterrupted")
@@ -368,6 +369,7 @@ def gui_command(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             max_illegal=args.max_illegal,
             save_path=args.load or args.save,
+            time_control=time_control(args) if args.clock is not None else None,
         )
     except (ValueError, RecordError, PlayerStartError, MoveTimeout) as e:  # SpecError is a ValueError
         print(f"reversi gui: error: {e}", file=sys.stderr)

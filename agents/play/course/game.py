@@ -37,11 +37,17 @@ import ctypes
 import mmap
 import threading
 import time
+from collections.abc import Iterable
 from typing import Any, cast
 
+from agents.clocks import TimeControl
 from agents.play import processes, waits
 from agents.play.course import console, takeover
 from agents.play.course.board import Board
+from agents.play.referee import Referee, Verdict
+from agents.play.result import Reason
+from reversi_env.notation import parse_action
+from reversi_env.state import PLAYER_NAMES, PLAYER_SYMBOLS
 
 TIME_LIMIT = 60.0
 """Seconds a turn may take, as in the course."""
@@ -186,78 +192,93 @@ class Game:
             reserve = mmap.mmap(-1, processes.RESERVE)
         except OSError:
             raise MemoryError(processes.memory_note()) from None
+        self.referee = Referee(
+            self.board.to_state(), time_control=TimeControl.per_move(self.time_limit), max_illegal=MAX_TRIES
+        )
+        self.referee.begin()  # a side without a move at the start passes
         total_time = {"X": 0.0, "O": 0.0}
         step_time = {"X": 0.0, "O": 0.0}
         print("\n=====Game start!=====\n")
         self.board.display(step_time, total_time)
-        while True:
+        while not self.referee.over:
             self.current_player = self.switch_player(self.black_player, self.white_player)
             color = "X" if self.current_player is self.black_player else "O"
-            legal = list(self.board.get_legal_actions(color))
-            if not legal:
-                if self.game_over():
-                    winner, diff = self.board.get_winner()
-                    break
-                continue  # a pass: the other side moves
-            before = copy.deepcopy(self.board._board)
-            try:
-                release = takeover.watch(self.time_limit + takeover.GRACE) if self.time_limit is not None else None
-                start = time.perf_counter()  # the copy's fork is not the player's time
-                try:
-                    action = self._ask(color, legal, start)
-                    seconds = round(time.perf_counter() - start, 2)
-                finally:
-                    if release is not None:
-                        release()
-            except (_TurnTimeoutError, takeover.TookOver):
-                winner, diff = self.force_loss(is_timeout=True)
-                break
-            except _NoMemoryLeftError:
-                reserve.close()  # room for the game's last lines
-                winner, diff = self.force_loss(is_memory=True)
-                break
-            if before != self.board._board:
-                winner, diff = self.force_loss(is_board=True)
-                break
-            if action is None:
-                winner, diff = self.force_loss(is_legal=True)
-                break
-            if action == "Q":
-                winner, diff = self.board.get_winner()
-                break
-            self.board._move(action, color)
-            step_time[color] = seconds
-            total_time[color] = round(total_time[color] + seconds, 2)
-            self.board.display(step_time, total_time)
-            if self.game_over():
-                winner, diff = self.board.get_winner()
-                break
+            if color != PLAYER_SYMBOLS[self.referee.to_move]:
+                continue  # a pass, played by the referee: the other side moves
+            seconds = self._turn(color, reserve)
+            if seconds is not None:
+                step_time[color] = seconds
+                total_time[color] = round(total_time[color] + seconds, 2)
+                self.board.display(step_time, total_time)
         print("\n=====Game over!=====\n")
         self.board.display(step_time, total_time)
+        result = self.referee.result
+        assert result is not None  # the loop ends when the referee has a result
+        winner = ("black", "white", "draw").index(result.winner)
         self.print_winner(winner)
         reserve.close()
-        return RESULTS[winner], diff
+        return RESULTS[winner], 0 if result.loser is not None else self.board.get_winner()[1]
 
-    def _ask(self, color: str, legal: list[str], start: float) -> str | None:
-        """The player's legal answer or "Q", asking up to MAX_TRIES times;
-        None after that many illegal answers. Raises _TurnTimeoutError and
-        _NoMemoryLeftError."""
-        for tries_left in range(MAX_TRIES - 1, -1, -1):
-            action = plain_answer(self._get_move(start))
-            if not processes.has_room():  # the next thread would not start: the game would hang
-                raise _NoMemoryLeftError
-            why = refusal(self.board, action, legal)
-            if why is None:
-                return cast(str, action)
-            shown = action if isinstance(action, str) else shown_answer(action)
-            left = f"{tries_left} {'try' if tries_left == 1 else 'tries'} left" if tries_left else "no tries left"
-            print(f"{color} tried {shown}: {why}, {left}")
+    def _turn(self, color: str, reserve: mmap.mmap) -> float | None:
+        """Ask ``color`` for its move and push the answer to the referee: the
+        move's seconds (to the hundredth) once played, None if the game ended."""
+        before = copy.deepcopy(self.board._board)
+        left = self.referee.time_left()
+        try:
+            release = takeover.watch(left + takeover.GRACE) if left is not None else None
+            start = time.perf_counter()  # the copy's fork is not the player's time
+            try:
+                action, seconds = self._ask(color, self.board.get_legal_actions(color), start)
+                shown = round(time.perf_counter() - start, 2)
+            finally:
+                if release is not None:
+                    release()
+        except (_TurnTimeoutError, takeover.TookOver):
+            self.referee.time_out()
+            self.force_loss(is_timeout=True)
+            return None
+        except _NoMemoryLeftError:
+            reserve.close()  # room for the game's last lines
+            self.referee.lose(Reason.ERROR, f"{PLAYER_NAMES[self.referee.to_move]} ran {processes.memory_note()}")
+            self.force_loss(is_memory=True)
+            return None
+        if before != self.board._board:
+            self.referee.lose(Reason.TAMPER, f"{PLAYER_NAMES[self.referee.to_move]} changed the board")
+            self.force_loss(is_board=True)
+        elif action is None:
+            self.force_loss(is_legal=True)
+        elif action == "Q":
+            self.referee.quit(f"{PLAYER_NAMES[self.referee.to_move]} quit")
+        else:
+            self.board._move(action, color)
+            self.referee.play(parse_action(action), seconds)
+            return shown
         return None
 
-    def _get_move(self, start: float) -> object:
-        """``current_player.get_move(board)`` within what is left of the turn's
-        time; the player's own exception is raised here, as in the course."""
-        if self.time_limit is None:
+    def _ask(self, color: str, legal: Iterable[str], start: float) -> tuple[str | None, float]:
+        """The player's legal answer or "Q", and the seconds of its last try;
+        asks until the referee has no try left to give (None). Raises
+        _TurnTimeoutError and _NoMemoryLeftError."""
+        moves, mark = list(legal), start
+        while True:
+            action = plain_answer(self._get_move(self.referee.time_left()))
+            now = time.perf_counter()
+            seconds, mark = now - mark, now
+            if not processes.has_room():  # the next thread would not start: the game would hang
+                raise _NoMemoryLeftError
+            why = refusal(self.board, action, moves)
+            if why is None:
+                return cast(str, action), seconds
+            shown = action if isinstance(action, str) else shown_answer(action)
+            ruling = self.referee.reject(f"{color} tried {shown}: {why}", seconds)
+            print(ruling.text)
+            if ruling.verdict is Verdict.LOST:
+                return None, seconds
+
+    def _get_move(self, limit: float | None) -> object:
+        """``current_player.get_move(board)`` within ``limit`` seconds (None: as
+        long as it takes); the player's own exception is raised here, as in the course."""
+        if limit is None:
             return self.current_player.get_move(self.board)
         box: list[tuple[bool, object]] = []
 
@@ -269,7 +290,7 @@ class Game:
 
         worker = threading.Thread(target=ask, name="course-get-move", daemon=True)
         worker.start()
-        waits.join(worker, self.time_limit - (time.perf_counter() - start))  # Ctrl-C still ends it
+        waits.join(worker, limit)  # Ctrl-C still ends it
         if not box:
             _stop_thread(worker)
             raise _TurnTimeoutError

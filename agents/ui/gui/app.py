@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 
+from agents.clocks import TimeControl
 from agents.ui.gui.control import DEMO_PAUSE, GameControl
 from agents.ui.gui.events import EventHandler
 from agents.ui.gui.flow import Snapshot
@@ -38,10 +39,12 @@ class GuiApp:
         max_illegal: int = 3,
         save_path: str | Path = "reversi-game.json",
         demo_pause: float = DEMO_PAUSE,
+        time_control: TimeControl | None = None,
     ) -> None:
         """The arguments are ``GameControl``'s: the AI's spec, the person's
         colour, the AI's seed, the start position, the mode, the seconds a move
-        may take, the illegal moves that lose, the save file, the demo's pause."""
+        may take, the illegal moves that lose, the save file, the demo's pause,
+        the time control (a game clock) if more than ``time_limit``."""
         self.control = GameControl(
             ai,
             human,
@@ -52,6 +55,7 @@ class GuiApp:
             max_illegal=max_illegal,
             save_path=save_path,
             demo_pause=demo_pause,
+            time_control=time_control,
         )
         self.view = GameView(self.control)
         self.events = EventHandler(self.control, self.view)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agents.clocks import TimeControl
 from agents.play.records import RecordError, load_record, write_record
 from agents.ui.gui.flow import GameFlow
 from agents.ui.gui.seats import MODES, Seats
@@ -37,14 +38,16 @@ class GameControl:
         max_illegal: int = 3,
         save_path: str | Path = "reversi-game.json",
         demo_pause: float = DEMO_PAUSE,
+        time_control: TimeControl | None = None,
     ) -> None:
         """``ai`` is a player spec (see ``agents.play.specs``), ``human`` the
         person's colour, ``seed`` the AI's seed, ``start`` where a new game
         starts, ``mode`` one of MODES, ``time_limit`` the seconds a move may
         take (None: no limit), ``save_path`` where Save writes and Load reads,
-        ``demo_pause`` the seconds between moves of an AI vs AI game."""
+        ``demo_pause`` the seconds between moves of an AI vs AI game,
+        ``time_control`` a game clock (with ``time_limit`` as its move limit)."""
         self.seats = Seats(ai, human, mode)
-        self.flow = GameFlow(start, time_limit=time_limit, max_illegal=max_illegal)
+        self.flow = GameFlow(start, time_limit=time_limit, max_illegal=max_illegal, time_control=time_control)
         self.seed = seed
         self.save_path = Path(save_path)
         self.demo_pause = demo_pause
@@ -156,7 +159,9 @@ class GameControl:
             return
         if self.seats.mode == "demo" and self.flow.elapsed() < self.demo_pause:
             return
-        self.worker.start(self.seats.ai_spec, color, self.state, self.seed, self.flow.time_limit)
+        on_clock = self.flow.time_control.clock is not None  # the AI gets what its clock leaves
+        limit = self.flow.time_left() if on_clock else self.flow.time_limit
+        self.worker.start(self.seats.ai_spec, color, self.state, self.seed, limit)
 
     def _take(self, answer: Answer) -> None:
         who = f"{PLAYER_NAMES[answer.color].capitalize()} (AI)"
