@@ -89,8 +89,8 @@ def _alphabeta_eval(options: Mapping[str, OptionValue]) -> str:
 
 
 def _build_alphabeta(build: Build) -> Agent:
+    from agents.search.alphabeta_agent import AlphaBetaAgent
     from agents.search.evaluation import HAND_EVALUATION
-    from agents.search.ladder import AlphaBetaAgent
 
     o = build.options
     evaluation = HAND_EVALUATION
@@ -116,7 +116,7 @@ def _build_alphabeta(build: Build) -> Agent:
 
 
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
-    from agents.search.ladder import AlphaBetaAgent
+    from agents.search.alphabeta_agent import AlphaBetaAgent
 
     fixed: dict[str, object] = {"eval": _alphabeta_eval(options)}
     if not options.keys() & {"time", "clock"}:
