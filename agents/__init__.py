@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from agents.play.adapters import adapt
     from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
     from agents.play.specs import make_agent
+    from agents.search.alphabeta_agent import AlphaBetaAgent
     from agents.search.evaluator import Evaluator
-    from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
+    from agents.search.ladder import GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
     from agents.search.mcts import MCTSAgent, SearchResult
 
 _HOMES = {
@@ -37,7 +38,7 @@ _HOMES = {
     "play_game": "agents.play.match",
     "make_agent": "agents.play.specs",
     "Evaluator": "agents.search.evaluator",
-    "AlphaBetaAgent": "agents.search.ladder",
+    "AlphaBetaAgent": "agents.search.alphabeta_agent",
     "GreedyAgent": "agents.search.ladder",
     "PositionalAgent": "agents.search.ladder",
     "RandomAgent": "agents.search.ladder",

@@ -46,7 +46,8 @@ from agents.base import Agent
 from agents.play.match import play_game
 from agents.search import patterns
 from agents.search.alphabeta import iterative_deepening
-from agents.search.ladder import MAX_DEPTH, AlphaBetaAgent, PositionalAgent
+from agents.search.alphabeta_agent import MAX_DEPTH, AlphaBetaAgent
+from agents.search.ladder import PositionalAgent
 from agents.search.ladder import evaluate as handwritten_evaluate
 from agents.search.tt import new_table
 from agents.ui.options import bounded_int, even_int, positive_float, seed_int

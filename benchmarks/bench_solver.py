@@ -87,9 +87,9 @@ from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
+from agents.search.alphabeta_agent import MAX_DEPTH, AlphaBetaAgent
 from agents.search.endgame import EndgameSolution, Solver
 from agents.search.evaluation import HAND_EVALUATION
-from agents.search.ladder import MAX_DEPTH, AlphaBetaAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
 from agents.ui.cli import main as reversi

@@ -45,9 +45,9 @@ from tqdm import tqdm
 from agents.play.gtp_connection import EngineError
 from agents.play.specs import SpecError
 from agents.search.alphabeta import iterative_deepening
+from agents.search.alphabeta_agent import MAX_DEPTH
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
-from agents.search.ladder import MAX_DEPTH
 from agents.search.patterns import pattern_evaluation
 from agents.search.tt import new_table
 from agents.ui.options import bounded_int

@@ -17,8 +17,8 @@ import torch
 
 from agents.base import state_to_move
 from agents.learn.network import SHIPPED_NETWORK, NetworkEvaluator, check_device, load_network
-from agents.search.ladder import check_seconds, check_seed
 from agents.search.puct import DEFAULT_SIMULATIONS, PUCTConfig, PUCTTree, run_searches
+from agents.search.scored import check_seconds, check_seed
 from agents.search.timecontrol import StopSignal
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation

@@ -119,12 +119,57 @@ def player_failure(error: BaseException) -> str:
     return f"{'player timeout' if isinstance(error, MoveTimeout) else 'player error'}: {_one_line(error)}"
 
 
-def drop_player(players: dict[Player, Any], colour: Player) -> None:
-    """Forget the player of ``colour`` and end its process, if it has one."""
-    close_agent(players.pop(colour, None))
+class EngineSeats:
+    """The two seats of a protocol session (GTP, NBoard): one player spec, and each colour's
+    player built from it when first needed, ended when dropped or when the session closes."""
+
+    def __init__(self, spec: str, *, seed: int | None, default_time: float, time_limit: float | None) -> None:
+        """``spec`` is a player spec (``agents.play.specs``); ValueError if it is malformed.
+        ``seed``, ``default_time`` and ``time_limit`` are what each player is built with
+        (``build_engine_player``)."""
+        self.spec = parse_spec(spec)
+        self.seed = seed
+        self.default_time = default_time
+        self.time_limit = time_limit
+        self.players: dict[Player, Any] = {}
+
+    def prepare(self) -> None:
+        """Build black's player now, so a spec that cannot be built is reported
+        before any command (SpecError); white's is built when first needed."""
+        self._player(0)
+
+    def close(self) -> None:
+        """End the players' processes (the session is over, or its players are to be built afresh)."""
+        for colour in list(self.players):
+            self.drop(colour)
+
+    def drop(self, colour: Player) -> None:
+        """Forget the player of ``colour`` and end its process, if it has one: it is built afresh when next needed."""
+        close_agent(self.players.pop(colour, None))
+
+    def _player(self, colour: Player) -> Any:
+        """The player of ``colour``, built at its first use from ``_seat_spec(colour)``."""
+        if colour not in self.players:
+            player = build_engine_player(
+                self._seat_spec(colour),
+                colour,
+                seed=self.seed,
+                default_time=self.default_time,
+                time_limit=self.time_limit,
+            )
+            self._seated(colour, player)
+            self.players[colour] = player
+        return self.players[colour]
+
+    def _seat_spec(self, colour: Player) -> PlayerSpec:
+        """The spec the player of ``colour`` is built from: the session's (a server may adjust it)."""
+        return self.spec
+
+    def _seated(self, colour: Player, player: Any) -> None:
+        """Called with each player built, before its first move (a server may set it up)."""
 
 
-class GTPServer:
+class GTPServer(EngineSeats):
     """The state of one GTP session: the position and the player of each colour
     (built from ``spec``, one per colour: black's at ``prepare``, else at its first move)."""
 
@@ -133,16 +178,12 @@ class GTPServer:
     ) -> None:
         """``spec`` is a player spec (``agents.play.specs``); ValueError if it is
         malformed. ``time_limit``: seconds a move when the controller keeps no clock."""
-        self.spec = parse_spec(spec)
-        self.seed = seed
-        self.default_time = default_time
-        self.time_limit = time_limit
+        super().__init__(spec, seed=seed, default_time=default_time, time_limit=time_limit)
         self.state = GameState.initial()
         self.history: list[GameState] = []
         """The position before each ``play`` or ``genmove`` still on the board, for ``undo``."""
         self.over = False
         """True once ``quit`` is answered."""
-        self.players: dict[Player, Any] = {}
         self.clocks: dict[Player, GameClock] = {}
         """Each colour's game clock, from ``time_settings`` / ``time_left`` (none: no limits)."""
         self.commands: dict[str, Callable[[list[str]], str]] = {
@@ -190,7 +231,7 @@ class GTPServer:
                 if callable(reset):
                     reset()
             except (Exception, SystemExit):
-                drop_player(self.players, colour)  # built afresh at its next move
+                self.drop(colour)  # built afresh at its next move
         return ""
 
     def _play(self, args: list[str]) -> str:
@@ -253,28 +294,12 @@ class GTPServer:
         """Forget the timed players of ``colours``: rebuilt at their next move, on the new clocks."""
         for colour in colours:
             if getattr(self.players.get(colour), "timed", False):
-                drop_player(self.players, colour)
+                self.drop(colour)
 
-    def prepare(self) -> None:
-        """Build black's player now, so a spec that cannot be built is reported
-        before any command (SpecError); white's is built at its first move."""
-        self._player(0)
-
-    def close(self) -> None:
-        """End the players' processes (the session is over)."""
-        for colour in list(self.players):
-            drop_player(self.players, colour)
-
-    def _player(self, colour: Player) -> Any:
-        """The player of ``colour``, built at its first move; a timed one plays on the controller's clock."""
-        if colour not in self.players:
-            player = build_engine_player(
-                self.spec, colour, seed=self.seed, default_time=self.default_time, time_limit=self.time_limit
-            )
-            if colour in self.clocks and getattr(player, "timed", False):
-                player.clock = self.clocks[colour]
-            self.players[colour] = player
-        return self.players[colour]
+    def _seated(self, colour: Player, player: Any) -> None:
+        """A timed player plays on the controller's clock."""
+        if colour in self.clocks and getattr(player, "timed", False):
+            player.clock = self.clocks[colour]
 
     def _genmove(self, args: list[str]) -> str:
         colour = self._colour(args)
@@ -294,7 +319,7 @@ class GTPServer:
         try:
             answer = engine_move(player, observe(self.state, colour), self._move_limit(colour))
         except BaseException:
-            drop_player(self.players, colour)
+            self.drop(colour)
             raise
         if clock is not None and not getattr(player, "timed", False):  # a timed player keeps its clock itself
             clock.spend(time.perf_counter() - started)

@@ -72,10 +72,6 @@ from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import to_action
 from reversi_env.observation import Observation
 
-ISOLATED_KINDS = ("python", "classic")
-"""Spec kinds that run in a child process (``build_player``; ``gtp`` engines
-are programs of their own already)."""
-
 BOOT_TIMEOUT = 60.0
 """Seconds a child interpreter may take to import our code (a loaded machine
 needs a few); the player's own loading counts against its time limit."""
@@ -151,7 +147,7 @@ def build_player(
     isolate always: without a time limit a player that calls ``os._exit`` or
     patches our modules would otherwise end the match or fake its moves."""
     parsed = spec if isinstance(spec, PlayerSpec) else parse_spec(spec)
-    if parsed.kind in ISOLATED_KINDS and (isolate or time_limit is not None):
+    if parsed.record.isolated and (isolate or time_limit is not None):
         return IsolatedPlayer(
             parsed.text, color, seed=seed, default_time=default_time, timeout=time_limit, protocol=protocol
         )

@@ -62,13 +62,13 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from typing import TextIO
 
 from agents.base import TimedAgent, stop_agent
-from agents.play.gtp_server import build_engine_player, drop_player, engine_move, player_failure
+from agents.play.gtp_server import EngineSeats, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
-from agents.play.specs import parse_spec
+from agents.play.specs import PlayerSpec
 from agents.search.endgame import SCORE_MAX, Solver
 from agents.search.mcts import MCTSAgent, SearchResult
 from agents.search.timecontrol import GameClock
@@ -113,7 +113,7 @@ def move_word(action: int) -> str:
     return "PA" if action == PASS else action_name(action)
 
 
-class NBoardServer:
+class NBoardServer(EngineSeats):
     """The state of one NBoard session: the game (start and moves), the depth
     NBoard asked for, and the player of each colour (built when first asked)."""
 
@@ -128,10 +128,7 @@ class NBoardServer:
     ) -> None:
         """``spec`` is a player spec (``agents.play.specs``); ValueError if it is
         malformed. ``time_limit``: seconds a ``go`` (see the module docstring)."""
-        self.spec = parse_spec(spec)
-        self.seed = seed
-        self.default_time = default_time
-        self.time_limit = time_limit
+        super().__init__(spec, seed=seed, default_time=default_time, time_limit=time_limit)
         self.out = out
         self.start = GameState.initial()
         self.moves: list[int] = []
@@ -140,7 +137,6 @@ class NBoardServer:
         self.clocks: dict[Player, GGFClock] = {}
         """Each colour's clock, as the game's ``TI`` / ``TB`` / ``TW`` set it (none: no clock)."""
         self.state = self.start
-        self.players: dict[Player, Any] = {}
         self._hinter: MCTSAgent | None = None
         self.depth: int | None = None
         """The depth NBoard's ``set depth`` gave an ``alphabeta`` spec that leaves it open."""
@@ -256,7 +252,7 @@ class NBoardServer:
             with self._search(None if isinstance(player, TimedAgent) else player):
                 answer = engine_move(player, observe(state, state.player), self.time_limit)
         except BaseException:
-            drop_player(self.players, state.player)  # built afresh at its next go
+            self.drop(state.player)  # built afresh at its next go
             raise
         seconds = time.perf_counter() - started
         try:
@@ -325,25 +321,11 @@ class NBoardServer:
 
     # -- players and searches ---------------------------------------------------------
 
-    def prepare(self) -> None:
-        """Build black's player now, so a spec that cannot be built is reported
-        before any command (SpecError); white's is built when first needed."""
-        self._player(0)
-
-    def close(self) -> None:
-        """End the players' processes (the session is over, or the depth changed)."""
-        for colour in list(self.players):
-            drop_player(self.players, colour)
-
-    def _player(self, colour: Player) -> Any:
-        if colour not in self.players:
-            spec = self.spec
-            if self.depth is not None:
-                spec = replace(spec, options={**spec.options, "depth": self.depth})
-            self.players[colour] = build_engine_player(
-                spec, colour, seed=self.seed, default_time=self.default_time, time_limit=self.time_limit
-            )
-        return self.players[colour]
+    def _seat_spec(self, colour: Player) -> PlayerSpec:
+        """The session's spec, at the depth NBoard asked for if it leaves the depth open."""
+        if self.depth is None:
+            return self.spec
+        return replace(self.spec, options={**self.spec.options, "depth": self.depth})
 
     def _searcher(self, colour: Player) -> MCTSAgent:
         """The player of ``colour`` if it is an MCTS player with a time a move, else an MCTS of

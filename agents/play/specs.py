@@ -1,8 +1,5 @@
 """Player specs: the one place a string like ``"mcts:time=2"`` becomes a player.
 
-The CLI's ``--black`` / ``--white`` and the arena both read these:
-
-=========================================  =============================================
 ``human``                                  you, at the terminal (``agents.play.human``)
 ``random``, ``greedy``, ``positional``     the ladder's baselines (``seed=N`` optional)
 ``alphabeta:4``                            alpha-beta 4 plies deep (``depth=4,seed=1``)
@@ -60,6 +57,14 @@ The CLI's ``--black`` / ``--white`` and the arena both read these:
                                            first, or may be a ``path/to/file.py``
 ``gtp:/path/to/engine [args]``             an external engine over GTP
 =========================================  =============================================
+=======
+The CLI's ``--black`` / ``--white``, the arena, the window and the protocol servers all
+read these. A spec is a kind, then its options or its target: ``alphabeta:4``,
+``mcts:sims=800,seed=3``, ``pattern:weights=my.npz``, ``classic:path/to/file.py:ClassName``,
+``python:pkg.module:factory``, ``gtp:/path/to/engine [args]``. Each kind is one
+``PlayerKind`` record (``agents.play.kinds``; the shipped ones in ``agents.play.roster``),
+and this module parses, checks and builds against the registry of them: ``register`` adds
+a kind, ``spec_reference()`` renders every kind and option as a markdown table.
 
 Options are ``key=value`` pairs separated by commas (``mcts:sims=800,seed=3``).
 A player's name shows every option but ``seed`` (``alphabeta-2:eval=patterns``,
@@ -71,145 +76,94 @@ A bad spec raises ``SpecError`` (a ValueError) that says what was expected.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import inspect
-import os
-import sys
-import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agents.limits import MAX_SPEC
+from agents.play.kinds import Build, Option, OptionValue, PlayerKind, SpecError, reference_table
+from agents.play.loading import load_classic_class, load_file_module
+from agents.play.roster import BUILTIN_KINDS
 
 if TYPE_CHECKING:  # the rest is imported where a player is built: parsing a spec compiles nothing
     from agents.base import Agent
 
-SPEC_HELP = (
-    "human, random, greedy, positional, pattern, pattern:weights=FILE.npz, alphabeta:DEPTH, alphabeta:time=SECONDS, "
-    "alphabeta:clock=SECONDS (a game), level:N, mcts, mcts:time=SECONDS, mcts:clock=SECONDS, "
-    "mcts:sims=N (or iters=N), mcts:c=1.4, alphazero:sims=N, classic:FILE.py:CLASS, "
-    "python:MODULE:NAME, gtp:COMMAND"
-)
-"""The spec forms in one line, for error messages and ``--help``."""
+__all__ = [
+    "SPEC_HELP",
+    "PlayerSpec",
+    "SpecError",
+    "canonical_spec",
+    "load_classic_class",
+    "load_file_module",
+    "make_agent",
+    "parse_spec",
+    "player_kind",
+    "player_kinds",
+    "register",
+    "runs_code",
+    "spec_help",
+    "spec_reference",
+    "unregister",
+]
 
-# kind -> (allowed option keys, the key a bare value stands for)
+_KINDS: dict[str, PlayerKind] = {kind.name: kind for kind in BUILTIN_KINDS}
+"""The registry: every kind a spec may name, by name, in the order ``--help`` lists them."""
+
+
+def register(kind: PlayerKind) -> None:
+    """Add ``kind`` to the registry: specs may name it from now on, in this process.
+
+    Args:
+        kind: the record; its name is lower case, without ``:`` or ``,``.
+
+    Raises:
+        ValueError: a kind of that name is registered already, or the name cannot be a spec's first word.
+
+    An isolated kind's player is built in a child process, which knows only the kinds its
+    imports register.
+    """
+    if not kind.name or kind.name != kind.name.strip().lower() or any(c in kind.name for c in ":,="):
+        raise ValueError(f"a player kind's name is one lower-case word without ':', ',' or '=', got {kind.name!r}")
+    if kind.name in _KINDS:
+        raise ValueError(f"a player kind named {kind.name!r} is registered already")
+    _KINDS[kind.name] = kind
+
+
+def unregister(name: str) -> None:
+    """Remove the kind ``name`` from the registry (KeyError if there is none)."""
+    del _KINDS[name]
+
+
+def player_kinds() -> tuple[PlayerKind, ...]:
+    """Every registered kind, in the order ``--help`` lists them."""
+    return tuple(_KINDS.values())
+
+
+def player_kind(name: str) -> PlayerKind:
+    """The registered kind ``name``; SpecError naming the kinds if there is none."""
+    kind = _KINDS.get(name)
+    if kind is None:
+        raise SpecError(f"unknown player kind {name!r}; expected one of: {spec_help()}")
+    return kind
+
+
+def spec_help() -> str:
+    """The spec forms of every registered kind in one line, for error messages and ``--help``."""
+    return ", ".join(form for kind in _KINDS.values() for form in kind.forms)
+
+
+def spec_reference() -> str:
+    """The spec reference: every registered kind and its options as markdown tables
+    (``kinds.reference_table``), for the docs to include."""
+    return reference_table(_KINDS.values())
+
+
+SPEC_HELP = spec_help()
+"""The spec forms in one line, for ``--help`` (the shipped kinds; errors read ``spec_help()``)."""
+
 _OPTIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
-    "human": ((), None),
-    "random": (("seed",), None),
-    "greedy": (("seed",), None),
-    "positional": (("seed",), None),
-    "pattern": (("seed", "weights"), None),
-    "alphabeta": (("depth", "time", "clock", "threads", "eval", "weights", "probcut", "proof", "seed"), "depth"),
-    "level": (("level", "seed"), "level"),
-    "mcts": (
-        (
-            "time",
-            "clock",
-            "sims",
-            "iters",
-            "c",
-            "seed",
-            "threads",
-            "parallel",
-            "eval",
-            "weights",
-            "mix",
-            "bias",
-            "ply",
-            "fpu",
-            "minimax",
-            "uct",
-            "exact",
-            "proof",
-            "nodes",
-        ),
-        None,
-    ),
-    "alphazero": (("time", "sims", "net", "seed"), None),
+    kind.name: (kind.keys, kind.bare) for kind in BUILTIN_KINDS if kind.read_target is None
 }
-_INT_KEYS = ("seed", "depth", "level", "sims", "iters", "threads", "ply", "fpu", "uct", "exact", "proof", "nodes")
-_TEXT_KEYS = ("net", "eval", "parallel", "weights")
-_EVALUATIONS = ("patterns", "hand")
-"""alpha-beta's evaluations: the learned pattern tables, the hand-written square weights."""
-_PARALLEL = ("tree", "root")
-"""How MCTS threads share a search (``agents.search.mcts.PARALLEL``; not imported: specs import agents lazily)."""
-_ZERO_KEYS = (
-    "seed",
-    "alphazero.sims",
-    "alphabeta.probcut",
-    "alphabeta.proof",
-    "mcts.mix",
-    "mcts.bias",
-    "mcts.ply",
-    "mcts.fpu",
-    "mcts.minimax",
-    "mcts.uct",
-    "mcts.exact",
-    "mcts.proof",
-)
-"""Options that may be 0 (``kind.key`` for one kind only): ``alphazero:sims=0`` is the raw policy."""
-_MAXIMA = {
-    "seed": 2**63 - 1,
-    "depth": 60,
-    "sims": 10**9,
-    "iters": 10**9,
-    "time": 1e6,
-    "clock": 1e6,
-    "threads": 64,
-    "probcut": 10.0,
-    "mix": 1.0,
-    "bias": 100.0,
-    "minimax": 1.0,
-    "ply": 1,
-    "fpu": 1,
-    "uct": 1,
-    "exact": 30,
-    "proof": 60,
-    "nodes": 2**31 - 1,
-}
-"""The largest value of an option that plays (beyond them counters overflow or waits never end)."""
-_NAMED = {
-    "random": ("seed",),
-    "greedy": ("seed",),
-    "positional": ("seed",),
-    "pattern": ("seed",),
-    "alphabeta": ("depth", "time", "clock", "seed"),
-    "level": ("level", "seed"),
-    "mcts": ("time", "clock", "sims", "seed"),
-    "alphazero": ("time", "sims", "seed"),
-}
-"""The options a player's own name already shows, or that change its luck, not its play (``seed``):
-the others are added to the name (``alphabeta-2:eval=patterns``)."""
-_PARAMETERS = {
-    "alphabeta": {"threads": "threads", "probcut": "selectivity", "proof": "endgame_proof"},
-    "mcts": {
-        "c": "c",
-        "mix": "mix",
-        "bias": "bias",
-        "minimax": "minimax",
-        "ply": "ply",
-        "fpu": "fpu",
-        "threads": "threads",
-        "parallel": "parallel",
-        "exact": "endgame_exact",
-        "proof": "endgame_proof",
-        "nodes": "max_nodes",
-    },
-}
-"""The constructor parameter an option sets, whose default is the option's when a spec leaves it out."""
-_SYNONYMS = {"iters": "sims"}
-"""Option names that mean another: the course says ``iters`` for simulations."""
-_ALPHABETA_DEPTH = 4
-"""alpha-beta's depth when a spec gives neither a depth nor a time (``alphabeta`` is ``alphabeta:4``)."""
-
-
-class SpecError(ValueError):
-    """A player spec that cannot be read or built; the message names the spec
-    and the forms that are accepted."""
+"""The shipped kinds that take options: kind -> (option keys, the key a bare value stands for)."""
 
 
 @dataclass(frozen=True)
@@ -219,14 +173,19 @@ class PlayerSpec:
 
     text: str
     kind: str
-    options: dict[str, float | int | str] = field(default_factory=dict)
+    options: dict[str, OptionValue] = field(default_factory=dict)
     target: str = ""
     attribute: str = ""
 
     @property
+    def record(self) -> PlayerKind:
+        """The registry's record of this spec's kind."""
+        return player_kind(self.kind)
+
+    @property
     def needs_color(self) -> bool:
         """True if building needs the colour (human and classic players do)."""
-        return self.kind in ("human", "classic")
+        return self.record.needs_color
 
     def build(self, color: object = None, *, seed: int | None = None, default_time: float = 1.0) -> Agent:
         """A fresh Agent for this spec, playing ``color`` (0/1, "black"/"white",
@@ -238,13 +197,17 @@ class PlayerSpec:
         seat = None if color is None else parse_player(color)
         if self.needs_color and seat is None:
             raise SpecError(f"{self.text!r}: this player needs to know its colour (black or white)")
+        o = self.options
+        request = Build(
+            self.text, o, self.target, self.attribute, seat, int(o["seed"]) if "seed" in o else seed, default_time
+        )
         try:
-            agent = self._build(seat, seed, default_time)
+            agent = self.record.build(request)
         except SpecError:
             raise
         except (ValueError, TypeError, ImportError, OSError, RuntimeError) as e:
             raise SpecError(f"cannot build player {self.text!r}: {e}") from e
-        shown, defaults = _NAMED.get(self.kind, ()), self._defaults()
+        shown, defaults = {o.key for o in self.record.options if o.named}, self._defaults()
         played = [
             f"{key}={_option_text(value)}"
             for key, value in self.options.items()
@@ -257,164 +220,26 @@ class PlayerSpec:
     def _defaults(self, default_time: float | None = None) -> dict[str, object]:
         """What each option is when this spec leaves it out, given its other options: an option
         set to it plays as if absent, so ``alphabeta:2,eval=hand`` is ``alphabeta-2`` as ``alphabeta:2`` is.
-        MCTS's ``time`` is the caller's ``default_time`` (``build``'s), a default only when it is given."""
-        if self.kind == "alphabeta":
-            from agents.search.ladder import AlphaBetaAgent
-
-            parameters = inspect.signature(AlphaBetaAgent).parameters
-            fixed: dict[str, object] = {"eval": self._alphabeta_default_eval()}
-            if not self.options.keys() & {"time", "clock"}:
-                fixed["depth"] = _ALPHABETA_DEPTH
-        elif self.kind == "mcts":
-            from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
-
-            parameters = inspect.signature(MCTSAgent).parameters
-            fixed = {"eval": "patterns", "uct": 0}
-            if default_time is not None:
-                fixed["time"] = default_time
-        elif self.kind == "alphazero":
-            from agents.search.puct import DEFAULT_SIMULATIONS  # AlphaZeroAgent's, without torch
-
-            return {"sims": DEFAULT_SIMULATIONS}
-        else:
-            return {}
-        signature = {name: p.default for name, p in parameters.items()}
-        if self.kind == "mcts" and self.options.get("uct"):
-            signature.update(TEXTBOOK_UCT)
-        return fixed | {key: signature[name] for key, name in _PARAMETERS[self.kind].items()}
-
-    def _alphabeta_default_eval(self) -> str:
-        """alpha-beta's evaluation without ``eval=``: the patterns for a timed search or a
-        weights file, else the hand-written one."""
-        return "patterns" if self.options.keys() & {"time", "clock", "weights"} else "hand"
-
-    def _build(self, seat: int | None, default_seed: int | None, default_time: float) -> Agent:
-        o = self.options
-        seed = int(o["seed"]) if "seed" in o else default_seed
-        if self.kind == "human":
-            from agents.play.human import HumanPlayer
-
-            assert seat is not None
-            return HumanPlayer(seat)
-        if self.kind in ("random", "greedy", "positional"):
-            from agents.search.ladder import GreedyAgent, PositionalAgent, RandomAgent
-
-            baseline = {"random": RandomAgent, "greedy": GreedyAgent, "positional": PositionalAgent}[self.kind]
-            return baseline(seed=seed)
-        if self.kind == "pattern":
-            from agents.search.patterns import PatternAgent, load_weights
-
-            return PatternAgent(load_weights(str(o["weights"])) if "weights" in o else None, seed=seed)
-        if self.kind == "alphabeta":
-            from agents.search.evaluation import HAND_EVALUATION
-            from agents.search.ladder import AlphaBetaAgent
-
-            evaluation = HAND_EVALUATION
-            if o.get("eval", self._alphabeta_default_eval()) == "patterns":
-                from agents.search.patterns import pattern_evaluation
-
-                evaluation = pattern_evaluation(str(o["weights"]) if "weights" in o else None)
-            selectivity = float(o.get("probcut", 0))
-            threads = int(o.get("threads", 1))
-            if "time" in o or "clock" in o:
-                extra = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
-                return AlphaBetaAgent(
-                    time_limit=float(o["time"]) if "time" in o else None,
-                    game_time=float(o["clock"]) if "clock" in o else None,
-                    seed=seed,
-                    threads=threads,
-                    evaluation=evaluation,
-                    selectivity=selectivity,
-                    **extra,
-                )
-
-            return AlphaBetaAgent(
-                int(o.get("depth", _ALPHABETA_DEPTH)),
-                seed=seed,
-                evaluation=evaluation,
-                selectivity=selectivity,
-                threads=threads,
-            )
-        if self.kind == "level":
-            from agents.search.ladder import ladder_agent
-
-            if "level" not in o:
-                raise SpecError(f"{self.text!r}: say which level, e.g. 'level:3'")
-            return ladder_agent(int(o["level"]), seed=seed)
-        if self.kind == "mcts":
-            from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
-
-            knobs: dict[str, Any] = {"seed": seed, "threads": int(o.get("threads", 1))}
-            if "parallel" in o:
-                knobs["parallel"] = str(o["parallel"])
-            if o.get("uct"):
-                guides = [k for k in ("eval", "weights", "mix", "bias", "minimax", "ply", "fpu") if k in o]
-                if guides:
-                    raise SpecError(f"{self.text!r}: uct=1 is textbook UCT, it takes no {', '.join(guides)}")
-                knobs.update(TEXTBOOK_UCT)
-            if o.get("eval") == "hand":
-                knobs["heuristic"] = handwritten_value
-            if "weights" in o:
-                from agents.search.patterns import pattern_evaluation
-
-                knobs["evaluation"] = pattern_evaluation(str(o["weights"]))
-            for key in ("c", "mix", "bias", "minimax"):
-                if key in o:
-                    knobs[key] = float(o[key])
-            for key in ("ply", "exact", "proof", "nodes"):
-                if key in o:
-                    knobs[_PARAMETERS["mcts"][key]] = int(o[key])
-            if "fpu" in o:
-                knobs["fpu"] = bool(o["fpu"])
-            if "sims" in o:
-                return MCTSAgent(simulations=int(o["sims"]), **knobs)
-            if "clock" in o:
-                return MCTSAgent(game_time=float(o["clock"]), **knobs)
-            return MCTSAgent(time_limit=float(o.get("time", default_time)), **knobs)
-        if self.kind == "alphazero":
-            from agents.learn.alphazero_agent import AlphaZeroAgent
-            from agents.search.puct import DEFAULT_SIMULATIONS
-
-            net = str(o["net"]) if "net" in o else None
-            time_limit = float(o["time"]) if "time" in o else None
-            simulations = int(o.get("sims", DEFAULT_SIMULATIONS))
-            return AlphaZeroAgent(net, simulations=simulations, time_limit=time_limit, seed=seed)
-        if self.kind == "classic":
-            from agents.play.adapters import adapt
-            from reversi_env.state import PLAYER_SYMBOLS
-
-            assert seat is not None
-            player_class = load_classic_class(self.target, self.attribute or None)
-            return adapt(player_class(PLAYER_SYMBOLS[seat]), color=seat)
-        if self.kind == "python":
-            from agents.play.adapters import adapt
-
-            return adapt(_python_object(self.target, self.attribute), color=seat)
-        if self.kind == "gtp":
-            from agents.play.gtp import GTPEngine
-
-            return GTPEngine(self.target)
-        raise SpecError(f"unknown player kind {self.kind!r}")  # parse_spec lets none through
+        A timed search's ``time`` is the caller's ``default_time`` (``build``'s), a default only when it is given."""
+        defaults = self.record.defaults
+        return {} if defaults is None else defaults(self.options, default_time)
 
 
 def parse_spec(spec: str) -> PlayerSpec:
     """Read a spec without building anything (so bad specs fail before a game)."""
     if not isinstance(spec, str) or not spec.strip():
-        raise SpecError(f"a player spec is a non-empty string ({SPEC_HELP}), got {spec!r}")
+        raise SpecError(f"a player spec is a non-empty string ({spec_help()}), got {spec!r}")
     text = spec.strip()
     if len(text) > MAX_SPEC:
         raise SpecError(f"a player spec is at most {MAX_SPEC} characters, got one of {len(text)}")
-    kind, _, rest = text.partition(":")
-    kind = kind.lower()
-    if kind == "gtp":
-        if not rest.strip():
-            raise SpecError(f"{text!r}: give the engine command, e.g. 'gtp:/usr/games/gtp-rhino'")
-        return PlayerSpec(text, kind, target=rest.strip())
-    if kind in ("classic", "python"):
-        return _parse_target(text, kind, rest)
-    if kind not in _OPTIONS:
-        raise SpecError(f"unknown player {text!r}; expected one of: {SPEC_HELP}")
-    return PlayerSpec(text, kind, options=_parse_options(text, kind, rest))
+    name, _, rest = text.partition(":")
+    kind = _KINDS.get(name.lower())
+    if kind is None:
+        raise SpecError(f"unknown player {text!r}; expected one of: {spec_help()}")
+    if kind.read_target is not None:
+        target, attribute = kind.read_target(text, rest)
+        return PlayerSpec(text, kind.name, target=target, attribute=attribute)
+    return PlayerSpec(text, kind.name, options=_parse_options(text, kind, rest))
 
 
 def canonical_spec(spec: str, default_time: float | None = None) -> str:
@@ -425,13 +250,15 @@ def canonical_spec(spec: str, default_time: float | None = None) -> str:
     caller fixes it (``build``'s; the arena's): ``mcts:time=1`` is then ``mcts`` at 1.
     ``classic`` / ``python`` / ``gtp`` specs are their text; SpecError for a bad spec."""
     parsed = parse_spec(spec)
-    if parsed.kind not in _OPTIONS:
+    kind = parsed.record
+    if kind.read_target is not None:
         return f"{parsed.kind}:{parsed.text.partition(':')[2].strip()}"
-    allowed, bare = _OPTIONS[parsed.kind]
     defaults = parsed._defaults(default_time)
     kept = {k: v for k, v in parsed.options.items() if not (k in defaults and defaults[k] == v)}
     items = [
-        _option_text(kept[key]) if key == bare else f"{key}={_option_text(kept[key])}" for key in allowed if key in kept
+        _option_text(kept[key]) if key == kind.bare else f"{key}={_option_text(kept[key])}"
+        for key in kind.keys
+        if key in kept
     ]
     return f"{parsed.kind}:{','.join(items)}" if items else parsed.kind
 
@@ -440,7 +267,7 @@ def runs_code(spec: str) -> bool:
     """Whether ``spec`` starts a program or imports a module (``gtp:``, ``python:``,
     ``classic:``), or is no spec at all: a spec read from a file is never started unasked."""
     try:
-        return parse_spec(spec).kind in ("gtp", "python", "classic")
+        return parse_spec(spec).record.runs_code
     except SpecError:
         return True  # not a spec we know: certainly not one to start unasked
 
@@ -454,9 +281,8 @@ def make_agent(spec: str, color: object = None, *, seed: int | None = None, defa
     return parse_spec(spec).build(color, seed=seed, default_time=default_time)
 
 
-def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | str]:
-    allowed, bare = _OPTIONS[kind]
-    options: dict[str, float | int | str] = {}
+def _parse_options(text: str, kind: PlayerKind, rest: str) -> dict[str, OptionValue]:
+    options: dict[str, OptionValue] = {}
     if not rest:
         return options
     for item in rest.split(","):
@@ -465,186 +291,57 @@ def _parse_options(text: str, kind: str, rest: str) -> dict[str, float | int | s
         key, eq, value = item.partition("=")
         key, value = key.strip().lower(), value.strip()
         if not eq:
-            if bare is None:
-                hint = f"options {', '.join(k + '=...' for k in allowed)}" if allowed else "no options"
-                raise SpecError(f"{text!r}: {item!r} is not key=value; {kind} takes {hint}")
-            key, value = bare, item.strip()
-        if key not in allowed:
-            known = ", ".join(allowed) if allowed else "none"
-            raise SpecError(f"{text!r}: unknown option {key!r} for {kind} (known: {known})")
-        number = (
-            0
-            if key in _TEXT_KEYS
-            else _number(text, key, value, zero_ok=key in _ZERO_KEYS or f"{kind}.{key}" in _ZERO_KEYS)
-        )
-        key = _SYNONYMS.get(key, key)
+            if kind.bare is None:
+                hint = f"options {', '.join(k + '=...' for k in kind.keys)}" if kind.keys else "no options"
+                raise SpecError(f"{text!r}: {item!r} is not key=value; {kind.name} takes {hint}")
+            key, value = kind.bare, item.strip()
+        option = kind.option(key)
+        if option is None:
+            known = ", ".join(kind.keys) if kind.keys else "none"
+            raise SpecError(f"{text!r}: unknown option {key!r} for {kind.name} (known: {known})")
+        number = 0 if option.value_type is str else _number(text, option, value)
+        key = option.means or key
         if key in options:
             raise SpecError(f"{text!r}: option {key!r} given twice")
-        if key in _TEXT_KEYS:
-            if not value:
-                examples = {"net": "path.pt", "weights": "my.npz", "eval": _EVALUATIONS[0], "parallel": _PARALLEL[0]}
-                example = examples[key]
-                raise SpecError(f"{text!r}: {key} needs a value, e.g. {key}={example}")
-            if key == "eval" and value not in _EVALUATIONS:
-                raise SpecError(f"{text!r}: eval must be one of {', '.join(_EVALUATIONS)}, got {value!r}")
-            if key == "parallel" and value not in _PARALLEL:
-                raise SpecError(f"{text!r}: parallel must be one of {', '.join(_PARALLEL)}, got {value!r}")
-            options[key] = value
-        else:
-            options[key] = number
-    budgets = [key for key in ("depth", "time", "clock", "sims") if key in options]
+        options[key] = _text(text, option, value) if option.value_type is str else number
+    budgets = [option.key for option in kind.options if option.budget and option.key in options]
     if len(budgets) > 1:
-        forms = [f"{key}=..." for key in ("depth", "time", "clock", "sims") if key in allowed]
+        forms = [f"{option.key}=..." for option in kind.options if option.budget]
         either = ", ".join(forms[:-1]) + " or " + forms[-1]
-        raise SpecError(f"{text!r}: give {kind} one budget ({either}), not {' and '.join(budgets)} together")
-    if "weights" in options and options.get("eval") == "hand":
-        raise SpecError(f"{text!r}: weights=FILE is for the learned evaluation; eval=hand reads no weights file")
-    untimed = "sims" in options or (kind == "alphabeta" and "time" not in options and "clock" not in options)
-    if "proof" in options and untimed:  # a search by depth or simulations has no time to give the proof
-        raise SpecError(f"{text!r}: proof is an option of the timed search (time=SECONDS or clock=SECONDS)")
+        raise SpecError(f"{text!r}: give {kind.name} one budget ({either}), not {' and '.join(budgets)} together")
+    for check in kind.checks:
+        check(text, options)
     return options
 
 
-def _option_text(value: float | int | str) -> str:
+def _text(text: str, option: Option, value: str) -> str:
+    """A text option's value, checked: not empty, one of its choices if it has them."""
+    if not value:
+        raise SpecError(f"{text!r}: {option.key} needs a value, e.g. {option.key}={option.example}")
+    if option.choices and value not in option.choices:
+        raise SpecError(f"{text!r}: {option.key} must be one of {', '.join(option.choices)}, got {value!r}")
+    return value
+
+
+def _option_text(value: OptionValue) -> str:
     """An option's value in a player's name: short (``1.5``, not ``1.5000``), and two values never alike."""
     if isinstance(value, float) and float(f"{value:g}") == value:
         return f"{value:g}"
     return str(value)
 
 
-def _number(text: str, key: str, value: str, zero_ok: bool = False) -> float | int:
+def _number(text: str, option: Option, value: str) -> float | int:
+    key, integer = option.key, option.value_type is int
     try:
-        number: float | int = int(value) if key in _INT_KEYS else float(value)
+        number: float | int = int(value) if integer else float(value)
     except ValueError:
-        kind = "an integer" if key in _INT_KEYS else "a number"
+        kind = "an integer" if integer else "a number"
         raise SpecError(f"{text!r}: {key} must be {kind}, got {value!r}") from None
-    if number < 0 or (not zero_ok and number == 0) or number != number:
-        raise SpecError(f"{text!r}: {key} must be {'>= 0' if zero_ok else '> 0'}, got {value!r}")
-    if number > _MAXIMA.get(key, float("inf")):
-        most = _MAXIMA[key]
+    if number < 0 or (not option.zero_ok and number == 0) or number != number:
+        raise SpecError(f"{text!r}: {key} must be {'>= 0' if option.zero_ok else '> 0'}, got {value!r}")
+    most = option.maximum
+    if most is not None and number > most:
         raise SpecError(
             f"{text!r}: {key} must be at most {most if isinstance(most, int) else f'{most:g}'}, got {value!r}"
         )
     return number
-
-
-def _parse_target(text: str, kind: str, rest: str) -> PlayerSpec:
-    # Split at the last colon so a Windows drive ("C:\\...") stays in the path.
-    target, colon, attribute = rest.rpartition(":")
-    if not colon or "/" in attribute or "\\" in attribute or attribute.endswith(".py"):
-        target, attribute = rest, ""
-    target, attribute = target.strip(), attribute.strip()
-    if not target:
-        example = "classic:players/my_player.py:MyPlayer" if kind == "classic" else "python:my_pkg.agents:make_agent"
-        raise SpecError(f"{text!r}: expected e.g. {example!r}")
-    if kind == "python" and not attribute:
-        raise SpecError(f"{text!r}: name the object after the module, e.g. 'python:my_pkg.agents:make_agent'")
-    if kind == "classic" and not target.endswith(".py"):
-        raise SpecError(f"{text!r}: a classic player is a .py file, e.g. 'classic:my_player.py:MyPlayer'")
-    return PlayerSpec(text, kind, target=target, attribute=attribute)
-
-
-def load_file_module(path: str) -> ModuleType:
-    """Import a Python file as a module of its own.
-
-    Its directory is on ``sys.path`` while it loads, so its sibling modules
-    import; it loads inside ``course.loading()``, so course files doing
-    ``from board import Board`` / ``from game import Game`` get the course
-    framework, and a game such a file plays at module level does not start.
-    """
-    from agents.play import course
-
-    file = Path(path).expanduser()
-    if not file.is_file():
-        raise SpecError(f"no such file: {str(file)!r}")
-    file = file.resolve()
-    name = f"_reversi_player_{file.stem}_{abs(hash(str(file))):x}"
-    if name in sys.modules:
-        return sys.modules[name]
-    module_spec = importlib.util.spec_from_file_location(name, file)
-    if module_spec is None or module_spec.loader is None:
-        raise SpecError(f"cannot import {str(file)!r} as a Python module")
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module
-    sys.path.insert(0, str(file.parent))
-    skipped = course.game.skipped_runs()
-    try:
-        with course.loading():
-            module_spec.loader.exec_module(module)
-    except Exception as e:
-        del sys.modules[name]
-        lines = [f for f in traceback.extract_tb(e.__traceback__) if f.filename == str(file)]
-        where = f" at line {lines[-1].lineno} ({(lines[-1].line or '').strip()})" if lines else ""
-        why = f"{str(file)!r} failed to load{where}: {type(e).__name__}: {e}"
-        if course.game.skipped_runs() > skipped and "NoneType" in str(e):
-            why += (
-                "; while a file is loaded for its players, Game(...).run() plays nothing and returns None,"
-                " so code that uses its result fails: put the game under if __name__ == '__main__':"
-            )
-        raise SpecError(why) from e
-    finally:
-        sys.path.remove(str(file.parent))
-    return module
-
-
-def load_classic_class(path: str, class_name: str | None = None) -> Callable[[str], Any]:
-    """The classic player class ``class_name`` from the file ``path`` (or its
-    only class with a ``get_move`` method)."""
-    module = load_file_module(path)
-    players = [
-        n
-        for n, obj in vars(module).items()
-        if inspect.isclass(obj) and obj.__module__ == module.__name__ and callable(getattr(obj, "get_move", None))
-    ]
-    if class_name is None:
-        if len(players) != 1:
-            found = ", ".join(players) or "none"
-            raise SpecError(f"{path!r}: name the player class (classes with get_move: {found})")
-        class_name = players[0]
-    player_class: Any = getattr(module, class_name, None)
-    if player_class is None or not callable(getattr(player_class, "get_move", None)):
-        found = ", ".join(players) or "none"
-        raise SpecError(f"{path!r} has no player class {class_name!r} with get_move (found: {found})")
-    return player_class
-
-
-def _import_from_cwd(name: str) -> ModuleType:
-    """Import the module ``name`` with the current directory first on ``sys.path``
-    while it loads, as ``python -c`` (an isolated player's process) and ``python
-    -m`` have it, so ``python:my_bot:...`` finds ``./my_bot.py`` under the
-    installed ``reversi`` script too, whose ``sys.path`` starts at its own bin
-    directory."""
-    here = os.getcwd()
-    added = "" not in sys.path and here not in sys.path
-    if added:
-        sys.path.insert(0, here)
-    try:
-        return importlib.import_module(name)
-    except ImportError as e:
-        raise SpecError(f"cannot import module {name!r}: {e}") from e
-    finally:
-        if added:
-            sys.path.remove(here)
-
-
-def _python_object(target: str, attribute: str) -> object:
-    from agents.play.adapters import required_positional_args
-
-    if target.endswith(".py") or "/" in target or "\\" in target:
-        module = load_file_module(target)
-    else:
-        module = _import_from_cwd(target)
-    obj: Any = module
-    for part in attribute.split("."):
-        if not hasattr(obj, part):
-            raise SpecError(f"{target!r} has no attribute {attribute!r}")
-        obj = getattr(obj, part)
-    plays = any(callable(getattr(obj, m, None)) for m in ("act", "get_move", "predict"))
-    if not inspect.isclass(obj) and plays:
-        return obj
-    if inspect.isclass(obj) or (callable(obj) and required_positional_args(obj) == 0):
-        try:
-            return obj()
-        except TypeError as e:
-            raise SpecError(f"{target}:{attribute} must be callable with no arguments: {e}") from e
-    return obj

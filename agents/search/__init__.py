@@ -1,8 +1,9 @@
 """Everything that chooses a move by thinking: MCTS (``mcts``, the agent that
 drives the numba tree of ``mcts_tree``), the alpha-beta family (one core,
 ``alphabeta``, with its transposition table ``tt``, time manager
-``timecontrol`` and last-moves kernels ``lastmoves``; the ladder levels and
-timed agent in ``ladder``, the exact solver's front door in ``endgame``),
+``timecontrol`` and last-moves kernels ``lastmoves``; its agent in
+``alphabeta_agent``, the ladder levels in ``ladder``, the exact solver's front door
+in ``endgame``),
 evaluations (``evaluation``: the seam alpha-beta's evaluation plugs into, and
 the hand-written one; ``patterns``: the learned pattern tables), the evaluator
 seams a learned model plugs into for MCTS (``evaluator``, and

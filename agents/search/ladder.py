@@ -1,4 +1,4 @@
-"""The baseline ladder: random, greedy, positional and alpha-beta players.
+"""The baseline ladder: random, greedy and positional players, and the graded levels of alpha-beta.
 
 Every agent takes the PettingZoo observation, rebuilds the position with
 ``agents.base.state_to_move`` and breaks ties between equally good moves with
@@ -13,93 +13,20 @@ level 1.
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 
-from agents.base import state_to_move
-from agents.search.alphabeta import (
-    EXACT_DEPTH,
-    INF,
-    MAX_ENDGAME_EXACT,
-    PROOF_EMPTIES,
-    PROOF_SHARE,
-    iterative_deepening,
-    prove_outcome,
-    search_depth,
-)
-from agents.search.evaluation import HAND_EVALUATION, Evaluation, weight_sum
+from agents.search.alphabeta_agent import AlphaBetaAgent as AlphaBetaAgent  # re-exported: the levels are alpha-beta
 from agents.search.evaluation import evaluate as evaluate  # re-exported: MCTS reads it from here
-from agents.search.timecontrol import GameClock, StopSignal
-from agents.search.tt import clear_table, new_table
+from agents.search.evaluation import weight_sum
+from agents.search.scored import TieBreakingAgent
 from reversi_env.bitboard import U1, flips
-from reversi_env.notation import PASS
-from reversi_env.observation import Observation
 from reversi_env.state import GameState
 
 MAX_LEVEL = 8
 """The deepest ladder level (``AlphaBetaAgent(depth=8)``)."""
-MAX_DEPTH = 20
-"""The deepest fixed-depth search taken: a midgame search deeper than this would not end in any useful time."""
-
-LADDER_TABLE_ENTRIES = 1 << 16
-"""A fixed-depth agent's transposition table (1.5 MB), cleared before each move."""
-TIMED_TABLE_ENTRIES = 1 << 20
-"""A timed agent's transposition table (24 MB), kept from move to move."""
 
 
-def check_seed(seed: object) -> int | None:
-    """``seed`` as an int (None stays None), or ValueError unless it is a non-negative int."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-    return None if seed is None else int(seed)
-
-
-def check_seconds(name: str, seconds: object) -> None:
-    """ValueError unless ``seconds`` (the setting ``name``) is None or a finite number > 0."""
-    if seconds is not None and (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, (int, float, np.integer, np.floating))
-        or not 0 < seconds < math.inf
-    ):
-        raise ValueError(f"{name} must be a positive number of seconds or None, got {seconds!r}")
-
-
-class _TieBreakingAgent:
-    """Shared shape of the ladder agents: a name, a seeded RNG for ties, and
-    ``act`` = the best-scored legal move (a forced pass is played at once)."""
-
-    name: str
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = check_seed(seed)
-        self._rng = np.random.default_rng(self.seed)
-
-    def act(self, observation: Observation) -> int:
-        """The best move for the position the observation shows (ties at random)."""
-        state = state_to_move(observation)
-        if not state.moves_bitboard:
-            return PASS
-        best = self.best_actions(state)
-        return int(best[0]) if len(best) == 1 else int(self._rng.choice(best))
-
-    def best_actions(self, state: GameState) -> list[int]:
-        """Every legal placement this agent scores best in ``state`` (sorted)."""
-        if not isinstance(state, GameState):
-            raise TypeError(f"best_actions needs a GameState, got {type(state).__name__}")
-        if not state.moves_bitboard:
-            return [PASS] if not state.is_terminal() else []
-        actions = state.legal_actions()
-        scores = self._scores(state, actions)
-        top = max(scores)
-        return [a for a, s in zip(actions, scores, strict=True) if s == top]
-
-    def _scores(self, state: GameState, actions: list[int]) -> list[int]:
-        return [0] * len(actions)
-
-
-class RandomAgent(_TieBreakingAgent):
+class RandomAgent(TieBreakingAgent):
     """Uniformly random legal moves: the floor of the ladder."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -108,7 +35,7 @@ class RandomAgent(_TieBreakingAgent):
         self.name = "random"
 
 
-class GreedyAgent(_TieBreakingAgent):
+class GreedyAgent(TieBreakingAgent):
     """The move that flips the most discs right now."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -121,7 +48,7 @@ class GreedyAgent(_TieBreakingAgent):
         return [int(flips(p, o, np.uint64(a))).bit_count() for a in actions]
 
 
-class PositionalAgent(_TieBreakingAgent):
+class PositionalAgent(TieBreakingAgent):
     """The move that leaves the best square-weight balance (the classic table)."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -137,173 +64,6 @@ class PositionalAgent(_TieBreakingAgent):
             mine, theirs = p | f | (U1 << np.uint64(a)), o ^ f
             out.append(int(weight_sum(mine)) - int(weight_sum(theirs)))
         return out
-
-
-class AlphaBetaAgent(_TieBreakingAgent):
-    """Alpha-beta on bitboards (numba; ``agents.search.alphabeta``): ``depth``
-    plies deep, or with ``time_limit`` seconds a move (or ``game_time``
-    seconds for all its moves in a game, a ``GameClock``) by iterative deepening
-    under the time manager. Leaves are scored by ``evaluation`` (the
-    hand-written square weights, mobility and corners by default). With
-    ``exact_empties`` empty squares or fewer (default ``depth + 6`` up to 14, at
-    most ``MAX_ENDGAME_EXACT``) a fixed-depth agent solves the endgame exactly instead, maximising the
-    final disc difference; a timed one gets there by deepening, and from
-    ``endgame_proof`` empty squares down first gives part of its time to
-    proving the outcome (``alphabeta.prove_outcome``): a proven win or draw, or
-    the exact score, is played, and otherwise the midgame search has the rest."""
-
-    def __init__(
-        self,
-        depth: int = 4,
-        *,
-        seed: int | None = None,
-        exact_empties: int | None = None,
-        time_limit: float | None = None,
-        game_time: float | None = None,
-        evaluation: Evaluation = HAND_EVALUATION,
-        threads: int = 1,
-        selectivity: float = 0.0,
-        endgame_proof: int = PROOF_EMPTIES,
-    ) -> None:
-        """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0, or
-        ``game_time``, seconds > 0: the clock shares it out, ``GameClock``);
-        ``seed`` fixes how ties are broken; ``threads``: helper threads sharing
-        the table and the moves (ABDADA; a fixed depth then finishes sooner, and
-        only one thread replays its moves exactly); ``selectivity``: ProbCut's threshold in
-        standard deviations, 0 for a full-width search (with a fixed depth, a selective level that
-        still plays the same move in the same position, as Edax's levels do); ``endgame_proof``
-        (timed search only): the empty squares from which the outcome is proven first, 0 for never."""
-        if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"depth must be an int from 1 to {MAX_DEPTH}, got {depth!r}")
-        if exact_empties is None:
-            exact_empties = min(int(depth) + 6, 14)
-        if (
-            isinstance(exact_empties, bool)
-            or not isinstance(exact_empties, (int, np.integer))
-            or not 0 <= exact_empties <= MAX_ENDGAME_EXACT
-        ):
-            raise ValueError(
-                f"exact_empties must be an int from 0 to {MAX_ENDGAME_EXACT} (empty squares), got {exact_empties!r}"
-            )
-        check_seconds("time_limit", time_limit)
-        check_seconds("game_time", game_time)
-        if time_limit is not None and game_time is not None:
-            raise ValueError("give one time budget: time_limit (a move) or game_time (a game), not both")
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
-            raise ValueError(f"threads must be an int from 1 to 64, got {threads!r}")
-        if (
-            isinstance(selectivity, bool)
-            or not isinstance(selectivity, (int, float, np.integer, np.floating))
-            or not 0 <= selectivity <= 10
-        ):
-            raise ValueError(f"selectivity must be a number from 0 to 10, got {selectivity!r}")
-        if (
-            isinstance(endgame_proof, bool)
-            or not isinstance(endgame_proof, (int, np.integer))
-            or not 0 <= endgame_proof <= 60
-        ):
-            raise ValueError(f"endgame_proof must be an int from 0 to 60, got {endgame_proof!r}")
-        if not isinstance(evaluation, Evaluation):
-            raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
-        super().__init__(seed)
-        self.depth = int(depth)
-        self.exact_empties = int(exact_empties)
-        self.time_limit = None if time_limit is None else float(time_limit)
-        self.evaluation = evaluation
-        self.threads = int(threads)
-        self.selectivity = float(selectivity)
-        self.endgame_proof = int(endgame_proof)
-        self.clock = None if game_time is None else GameClock(float(game_time))
-        """The game clock a timed search takes each move's time from instead of
-        ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
-        self.name = (
-            f"alphabeta-{self.time_limit:g}s"
-            if self.time_limit is not None
-            else f"alphabeta-{game_time:g}s-game"
-            if game_time is not None
-            else f"alphabeta-{self.depth}"
-        )
-        self.last_depth = 0
-        """The depth the last move was searched to (EXACT_DEPTH: solved)."""
-        self.last_nodes = 0
-        """The nodes the last move's search visited."""
-        self._table: np.ndarray | None = None
-        self._stop = StopSignal()
-
-    @property
-    def timed(self) -> bool:
-        """True for a search by the clock (a time a move or a game clock), not by depth."""
-        return self.time_limit is not None or self.clock is not None
-
-    def reset(self) -> None:
-        """A new game: the game clock, if any, starts again."""
-        if self.clock is not None:
-            self.clock.reset()
-
-    def stop(self) -> None:
-        """End the search running on another thread as soon as possible: its
-        ``act`` returns the best move of the depths it finished (any legal move if none)."""
-        self._stop.stop()
-
-    def _scores(self, state: GameState, actions: list[int]) -> list[int]:
-        self._stop.begin()
-        p, o = state.kernel_boards()
-        if self.timed:
-            start = time.perf_counter()
-            limit = self.time_limit if self.clock is None else self.clock.move_limit(state.num_empty())
-            assert limit is not None
-            scores = self._timed_scores(state, p, o, actions, start, limit)
-            if self.clock is not None:
-                self.clock.spend(time.perf_counter() - start)
-            return scores
-        if self._table is None:
-            self._table = new_table(LADDER_TABLE_ENTRIES)
-        clear_table(self._table)  # a fixed-depth level plays the same move in the same position
-        self.last_depth = EXACT_DEPTH if state.num_empty() <= self.exact_empties else self.depth
-        root, self.last_nodes = search_depth(
-            p,
-            o,
-            self.last_depth,
-            actions,
-            self._table,
-            self.evaluation,
-            threads=self.threads,
-            selectivity=self.selectivity,
-            stop=self._stop,
-        )
-        return [root.scores.get(a, -int(INF)) for a in actions]
-
-    def _timed_scores(
-        self, state: GameState, p: np.uint64, o: np.uint64, actions: list[int], start: float, limit: float
-    ) -> list[int]:
-        """The timed search's scores of ``actions`` in ``limit`` seconds from ``start``."""
-        if self._table is None:
-            self._table = new_table(TIMED_TABLE_ENTRIES)
-        proven, proof_nodes = None, 0
-        if state.num_empty() <= self.endgame_proof:
-            seconds = PROOF_SHARE * limit
-            proven, proof_nodes = prove_outcome(
-                p, o, actions, self._table, self.evaluation, seconds, threads=self.threads, stop=self._stop
-            )
-        if proven is not None:
-            root, self.last_nodes = proven, proof_nodes
-        else:
-            left = max(limit - (time.perf_counter() - start), 1e-3)
-            root, nodes = iterative_deepening(
-                p,
-                o,
-                actions,
-                self._table,
-                self.evaluation,
-                time_limit=left,
-                threads=self.threads,
-                selectivity=self.selectivity,
-                stop=self._stop,
-            )
-            self.last_nodes = proof_nodes + nodes
-        depth = root.finished_depth
-        self.last_depth = EXACT_DEPTH if depth >= state.num_empty() else depth
-        return [root.scores.get(a, -int(INF)) for a in actions]  # an unfinished depth scores only the moves it searched
 
 
 def ladder_agent(level: int, seed: int | None = None) -> AlphaBetaAgent:

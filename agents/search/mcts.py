@@ -72,10 +72,11 @@ from numba.types import float64, uint64
 
 from agents.base import state_to_move
 from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_EMPTIES, PROOF_SHARE, prove_outcome
+from agents.search.alphabeta_agent import TIMED_TABLE_ENTRIES
 from agents.search.endgame import solve_root
 from agents.search.evaluation import DISC, Evaluation
 from agents.search.evaluator import Evaluator
-from agents.search.ladder import TIMED_TABLE_ENTRIES, evaluate
+from agents.search.ladder import evaluate
 from agents.search.mcts_tree import (
     DRAW,
     LEAF_VALUE_TYPE,

@@ -45,7 +45,7 @@ from numba import float32, float64, njit, uint64
 
 from agents.datafiles import load_json, read_npz, write_bytes_atomic
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
-from agents.search.ladder import _TieBreakingAgent
+from agents.search.scored import TieBreakingAgent
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 from reversi_env.state import GameState
 from reversi_env.symmetry import SYMMETRIES
@@ -536,7 +536,7 @@ def _expanded_version(file: str, mtime_ns: int, size: int, inode: int) -> Evalua
     return Evaluation("patterns", search_evaluate, expand_weights(_read_version(file, mtime_ns, size, inode)).ravel())
 
 
-class PatternAgent(_TieBreakingAgent):
+class PatternAgent(TieBreakingAgent):
     """The learned evaluation alone: the move whose reply position the pattern
     evaluation likes least for the opponent (1 ply, no search)."""
 

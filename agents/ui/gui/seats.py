@@ -2,38 +2,36 @@
 
 ``Seats`` is the panel's "who plays" state without pygame: the mode (one of
 ``MODES``), the person's colour against the AI, and the AI chosen among
-``OPPONENTS`` with its strength.
+``opponents()`` with its strength.
 """
 
 from __future__ import annotations
 
-from agents.play.specs import parse_spec
+from agents.play.specs import parse_spec, player_kinds
 from reversi_env.state import Player, parse_player
 
 MODES = {"ai": "you vs AI", "humans": "two people", "demo": "AI vs AI"}
 """Who plays: a person against the AI, two people at one window, or the AI against itself."""
 
-OPPONENTS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("MCTS", [("0.5 s", "mcts:time=0.5"), ("1 s", "mcts:time=1"), ("3 s", "mcts:time=3"), ("10 s", "mcts:time=10")]),
-    ("Alpha-beta", [("depth 2", "alphabeta:2"), ("depth 4", "alphabeta:4"), ("depth 6", "alphabeta:6")]),
-    ("Positional", [("-", "positional")]),
-    ("Greedy", [("-", "greedy")]),
-    ("Random", [("-", "random")]),
-]
-"""The AI opponents the panel offers, each with its strengths (label, spec)."""
+
+def opponents() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The AI opponents the panel offers, each with its strengths (label, spec): the registered
+    kinds that have strengths (``PlayerKind.strengths``), the strongest first, as the registry
+    lists the simplest first."""
+    return [(kind.title, list(kind.strengths)) for kind in reversed(player_kinds()) if kind.strengths]
 
 
 class Seats:
     """The mode, the person's colour and the AI opponent with its strength."""
 
     def __init__(self, ai: str, human: object, mode: str) -> None:
-        """``ai`` is a player spec (one not in ``OPPONENTS`` is offered as "Custom"),
+        """``ai`` is a player spec (one not in ``opponents()`` is offered as "Custom"),
         ``human`` the person's colour against the AI, ``mode`` one of ``MODES``."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if parse_spec(ai).kind == "human":
             raise ValueError("the window's opponent must be a program, not 'human' (use mode='humans' for two people)")
-        self.opponents = list(OPPONENTS)
+        self.opponents = opponents()
         if ai not in [spec for _, strengths in self.opponents for _, spec in strengths]:
             self.opponents.insert(0, ("Custom", [(ai, ai)]))
         self.opponent, self.strength = next(
