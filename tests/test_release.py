@@ -49,13 +49,16 @@ def test_the_wheel_installs_in_a_fresh_venv_and_plays_with_its_shipped_data(tmp_
     purelib = Path(
         run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).stdout.strip()
     )
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", wheels[0], cwd=tmp_path)
-    # Written after the install: pip would see this interpreter's reversi-env through it and install nothing.
+    # No PYTHONPATH: through the checkout on it (and the reversi_env.egg-info an install from the
+    # checkout leaves there), pip would see reversi-env installed already and install nothing.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    pip = (sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "--ignore-installed")
+    run(*pip, wheels[0], cwd=tmp_path, env=env)
+    # Written after the install, for the same reason.
     (purelib / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
 
     away = tmp_path / "elsewhere"  # no checkout here, and no PYTHONPATH: only the installed package
     away.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     where = run(
         python, "-c", "import agents, reversi_env; print(agents.__file__, reversi_env.__file__)", cwd=away, env=env
     )
