@@ -333,7 +333,7 @@ LEVEL = PlayerKind(
 MCTS = PlayerKind(
     "mcts",
     _build_mcts,
-    "MCTS by time or simulations, guided by the learned evaluation (docs/mcts.md)",
+    "MCTS by time or simulations, guided by the learned evaluation (docs/engine.md)",
     ("mcts", "mcts:time=SECONDS", "mcts:clock=SECONDS", "mcts:sims=N (or iters=N)", "mcts:c=1.4"),
     (
         replace(TIME, help="seconds a move (the caller's default, 1, if no budget is given)"),
