@@ -32,6 +32,24 @@ SPECS = [
 ]
 IDS = [repr(s).removeprefix("ObservationSpec") for s in SPECS]
 
+EVERY_SPEC = [
+    ObservationSpec(dtype=dtype, layout=layout, legal_moves=legal, side_to_move=side, history=history, flat=flat)
+    for dtype in ("int8", "float32")
+    for layout in ("HWC", "CHW")
+    for legal in (False, True)
+    for side in (False, True)
+    for history in (1, 3)
+    for flat in (False, True)
+]
+"""Every combination of the options (histories of one position and of several)."""
+
+
+@pytest.mark.parametrize("spec", EVERY_SPEC, ids=[repr(s).removeprefix("ObservationSpec") for s in EVERY_SPEC])
+def test_every_combination_passes_both_checkers(spec: ObservationSpec) -> None:
+    api_test(env(observation=spec), num_cycles=40)
+    seed_test(functools.partial(env, observation=spec), 40)
+    check_env(ReversiGymEnv(play_as="random", observation=spec), skip_render_check=True)
+
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
 def test_pettingzoo_checkers(spec: ObservationSpec) -> None:
