@@ -5,7 +5,7 @@
 |--------------------|----------------------------------------------------------------|
 | Creation           | `pettingzoo.make("aec", "reversi_env/reversi-v0")`              |
 | Actions            | Discrete                                                       |
-| Parallel API       | Yes, through `turn_based_aec_to_parallel`                      |
+| Parallel API       | No (turn-based); `turn_based_aec_to_parallel(env())` converts  |
 | Manual Control     | No (see the `reversi` command and its GUI)                     |
 | Agents             | `agents = ['black_0', 'white_0']` (black moves first)          |
 | Number of agents   | 2                                                              |
