@@ -8,7 +8,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.limits import MAX_OPENING_PLIES
+from agents.datafiles import read_data
+from agents.limits import MAX_OPENING_PLIES, MAX_TEXT_FILE
 from agents.play.match import TRANSCRIPT_PASS
 from reversi_env.errors import IllegalMoveError
 from reversi_env.notation import action_name, parse_action
@@ -99,7 +100,7 @@ def load_openings(path: str | Path) -> list[Opening]:
     openings: list[Opening] = []
     seen: dict[GameState, int] = {}
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = read_data(path, MAX_TEXT_FILE, "an openings file").decode("utf-8").splitlines()
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not a text file of openings ({e.reason} at byte {e.start})") from None
     for number, line in enumerate(lines, 1):

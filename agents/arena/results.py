@@ -14,7 +14,8 @@ from typing import Any
 
 from agents.arena.ratings import Outcome, Ratings, compute_ratings
 from agents.arena.schedule import Tournament, player_key
-from agents.datafiles import load_json
+from agents.datafiles import load_json, open_data, read_data
+from agents.limits import MAX_RESULTS_FILE
 
 FORMAT_VERSION = 1
 """The results file's format version, written in its first line."""
@@ -44,7 +45,7 @@ def read_results(path: str | Path, repair: bool = False) -> ResultsData:
     ignored, and with ``repair`` cut off the file so appending can go on; a bad
     line anywhere else is a ValueError naming it. A game recorded twice counts once."""
     path = Path(path)
-    raw = path.read_bytes()
+    raw = read_data(path, MAX_RESULTS_FILE, "a results file")
     lines = raw.split(b"\n")
     # Everything after the last newline is an unfinished write, unless it is a
     # whole record (an editor that drops the final newline): then it is kept.
@@ -174,7 +175,7 @@ def ratings_from_records(data: ResultsData | Iterable[ResultsData], anchor: str 
 
 def _begins_with_a_tournament(path: Path) -> bool:
     """Whether ``path``'s first line is an arena tournament line (a results file)."""
-    with path.open("rb") as f:
+    with open_data(path, MAX_RESULTS_FILE, "a results file") as f:
         first = f.readline(1 << 20)
     try:
         return bool(load_json(first).get("type") == "tournament")

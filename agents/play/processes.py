@@ -136,8 +136,19 @@ def drop_capabilities() -> None:
 
 PLAYER_ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "USER", "LOGNAME", "VIRTUAL_ENV")
 """The judge's environment variables a player's process gets, with those starting with one of
-``PLAYER_ENVIRONMENT_PREFIXES``: what Python, numpy, numba and torch read, never a token."""
-PLAYER_ENVIRONMENT_PREFIXES = ("LC_", "PYTHON", "NUMBA_", "OMP_", "MKL_", "OPENBLAS_", "CUDA_", "SYSTEMROOT")
+``PLAYER_ENVIRONMENT_PREFIXES``: what Python, numpy, numba and torch read, and this project's
+own ``REVERSI_*`` settings (a trained model's file, say), never a token."""
+PLAYER_ENVIRONMENT_PREFIXES = (
+    "LC_",
+    "PYTHON",
+    "NUMBA_",
+    "OMP_",
+    "MKL_",
+    "OPENBLAS_",
+    "CUDA_",
+    "SYSTEMROOT",
+    "REVERSI_",
+)
 
 
 def player_environment(environ: dict[str, str]) -> dict[str, str]:

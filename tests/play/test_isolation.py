@@ -635,3 +635,11 @@ def test_a_fenced_player_reads_nothing_of_the_judge_the_opponent_or_the_person(t
     assert found["judge"] == {"environ": "PermissionError", "maps": "PermissionError"}
     assert found["opponents"] and set(found["opponents"]) == {"PermissionError"}
     assert "hunter2" not in done.stdout
+
+
+def test_a_player_gets_the_projects_own_settings_and_no_token() -> None:
+    """``REVERSI_SB3_MODEL`` names the model a ``python:`` player loads; a token stays with the judge."""
+    from agents.play.processes import player_environment
+
+    judge = {"PATH": "/usr/bin", "REVERSI_SB3_MODEL": "m.zip", "SECRET_TOKEN": "hunter2", "AWS_SECRET_ACCESS_KEY": "k"}
+    assert player_environment(judge) == {"PATH": "/usr/bin", "REVERSI_SB3_MODEL": "m.zip"}

@@ -483,7 +483,7 @@ def test_prove_outcome_under_a_clock_claims_only_true_outcomes() -> None:
 
 
 def test_the_timed_agent_proves_first_and_else_searches_the_midgame(monkeypatch: pytest.MonkeyPatch) -> None:
-    import agents.search.ladder as ladder
+    import agents.search.alphabeta_agent as alphabeta_agent
 
     calls: list[RootScores | None] = []
 
@@ -492,7 +492,7 @@ def test_the_timed_agent_proves_first_and_else_searches_the_midgame(monkeypatch:
         calls.append(root)
         return root, nodes
 
-    monkeypatch.setattr(ladder, "prove_outcome", recording)
+    monkeypatch.setattr(alphabeta_agent, "prove_outcome", recording)
     state, solution = _positions_by_outcome(16)[1]
     agent = AlphaBetaAgent(time_limit=5.0, seed=0, evaluation=pattern_evaluation(), endgame_proof=16)
     assert agent.best_actions(state)[0] in solution.best_actions and len(calls) == 1 and calls[0] is not None
