@@ -61,3 +61,5 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+"""The package's version, its one record: pyproject.toml reads it (``dynamic``), ``reversi --version``
+the installed metadata made from it."""

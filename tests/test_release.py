@@ -29,7 +29,7 @@ def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> subp
 
 
 def test_the_wheel_installs_in_a_fresh_venv_and_plays_with_its_shipped_data(tmp_path: Path) -> None:
-    version = re.findall(r'^version = "(.+)"$', (REPO / "pyproject.toml").read_text(), re.M)[0]
+    version = re.findall(r'^__version__ = "(.+)"$', (REPO / "reversi_env" / "__init__.py").read_text(), re.M)[0]
     source = tmp_path / "source"  # a copy: building writes build/ and *.egg-info beside the sources
     shutil.copytree(REPO, source, ignore=NOT_SOURCE)
     dist = tmp_path / "dist"
