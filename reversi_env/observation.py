@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -115,9 +116,10 @@ class ObservationSpec:
             return cls(**value)
         raise ValueError(f"observation must be an ObservationSpec, a dict of its options or None, got {value!r}")
 
-    @property
+    @cached_property
     def is_default(self) -> bool:
-        """True for the default observation (int8 (8, 8, 2) own / opponent planes)."""
+        """True for the default observation (int8 (8, 8, 2) own / opponent planes); computed
+        once a spec, since every env's ``observe`` asks it."""
         return self == ObservationSpec()
 
     @property
