@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
     from agents.play.specs import make_agent
     from agents.search.alphabeta_agent import AlphaBetaAgent
-    from agents.search.evaluator import Evaluator
+    from agents.search.evaluation import Evaluator
     from agents.search.ladder import GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
     from agents.search.mcts import MCTSAgent, SearchResult
 
@@ -37,7 +37,7 @@ _HOMES = {
     "MoveRecord": "agents.play.match",
     "play_game": "agents.play.match",
     "make_agent": "agents.play.specs",
-    "Evaluator": "agents.search.evaluator",
+    "Evaluator": "agents.search.evaluation",
     "AlphaBetaAgent": "agents.search.alphabeta_agent",
     "GreedyAgent": "agents.search.ladder",
     "PositionalAgent": "agents.search.ladder",

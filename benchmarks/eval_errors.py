@@ -1,7 +1,7 @@
 """Held-out error of pattern-weight files, phase by phase.
 
 Positions come from games the shipped weights play against themselves
-(``agents.learn.selfplay``: 1 ply, ``--epsilon`` random moves, the exact
+(``agents.learn.pattern_selfplay``: 1 ply, ``--epsilon`` random moves, the exact
 solver from 12 empties), a quarter of them kept, from a seed no training run
 uses. Positions with ``--solve-empties`` (16) empties or fewer are labelled by
 an exact solve; earlier ones by the result the game reached (TD(1): unbiased
@@ -20,7 +20,7 @@ import numpy as np
 from bench_eval import read_weights_arg
 from tqdm import tqdm
 
-from agents.learn.selfplay import SelfPlayConfig, generate
+from agents.learn.pattern_selfplay import SelfPlayConfig, generate
 from agents.limits import MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of
 from agents.ui.options import bounded_int, positive_int, seed_int, unit_float

@@ -26,7 +26,7 @@ from agents.datafiles import check_writable
 from agents.learn.alphazero import AZConfig, play_games
 from agents.learn.alphazero_agent import AlphaZeroAgent
 from agents.learn.network import PolicyValueNet, save_network
-from agents.learn.training import ReplayBuffer, train_steps
+from agents.learn.network_training import ReplayBuffer, train_steps
 from agents.play.match import play_game
 from agents.search.ladder import GreedyAgent
 from agents.ui.options import positive_int

@@ -51,9 +51,9 @@ from agents.learn.network import (
     load_network,
     save_network,
 )
+from agents.learn.network_training import ReplayBuffer, Samples, train_steps
+from agents.learn.pattern_training import refuse_changes
 from agents.learn.supervised import labelled_positions
-from agents.learn.train import refuse_changes
-from agents.learn.training import ReplayBuffer, Samples, train_steps
 from agents.limits import MAX_DATA_FILE, MAX_TEXT_FILE
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env.bitboard import INITIAL_BLACK, INITIAL_WHITE, U0, legal_moves, play

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from agents.learn.selfplay import Positions
+from agents.learn.pattern_selfplay import Positions
 from agents.search.patterns import (
     BIAS,
     MAX_PATTERN,

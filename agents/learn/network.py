@@ -181,7 +181,7 @@ def check_device(name: str) -> torch.device:
 
 
 class NetworkEvaluator:
-    """A ``BatchEvaluator`` (``agents.search.batch_evaluator``) over a network: one
+    """A ``BatchEvaluator`` (``agents.search.evaluation``) over a network: one
     forward pass for a whole batch of leaves, on ``device`` (``"cpu"``, ``"cuda"``).
 
     On the CPU the network is traced and frozen for inference (batch norm folded

@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.learn.network import NUM_ACTIONS
-from agents.learn.training import Samples
+from agents.learn.network_training import Samples
 from agents.search.alphabeta import EXACT_DEPTH, new_stats, search_root
 from agents.search.evaluation import DISC
 from agents.search.patterns import MCTS_SCALE, pattern_evaluation

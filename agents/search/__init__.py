@@ -4,10 +4,10 @@ drives the numba tree of ``mcts_tree``), the alpha-beta family (one core,
 ``timecontrol`` and last-moves kernels ``lastmoves``; its agent in
 ``alphabeta_agent``, the ladder levels in ``ladder``, the exact solver's front door
 in ``endgame``),
-evaluations (``evaluation``: the seam alpha-beta's evaluation plugs into, and
-the hand-written one; ``patterns``: the learned pattern tables), the evaluator
-seams a learned model plugs into for MCTS (``evaluator``, and
-``batch_evaluator`` for the batched PUCT search of ``puct``), and the baselines.
+the value of a position (``evaluation``: the one seam every search takes it
+from, compiled for alpha-beta, one position at a time for MCTS, batched for the
+PUCT search of ``puct``, and the hand-written evaluation; ``patterns``: the
+learned pattern tables), and the baselines.
 
 Imports only ``agents.base`` and ``reversi_env``: nothing here knows about
 matches, tournaments or user interfaces.

@@ -590,6 +590,41 @@ def root_window(
     return int(best), best_move
 
 
+def _win_draw_loss(
+    p: np.uint64,
+    o: np.uint64,
+    order: list[int],
+    depth: int,
+    table: np.ndarray,
+    stats: np.ndarray,
+    evaluation: Evaluation,
+    buf: np.ndarray,
+) -> tuple[RootScores | None, list[int], bool]:
+    """The exact ``depth``'s first step: the first move of ``order`` with the best of win, draw and loss.
+
+    Returns:
+        The move's scores if it wins or draws (None for a loss, which keeps the midgame's
+        choice), ``order`` with that move first, and whether the deepening ends here: the
+        search was stopped, or it found a draw (no move scores more than 0, so a draw the
+        search finished is the exact depth done).
+    """
+    value, move = root_window(p, o, order, -1, 1, table, stats, evaluation, buf, depth)
+    if value < 0:
+        return None, order, bool(stats[STOP] != 0)
+    found = RootScores({move: value}, depth, value == 0 and stats[STOP] == 0)
+    return found, [move] + [a for a in order if a != move], bool(stats[STOP] != 0 or value == 0)
+
+
+def _deepest_of(result: RootScores, helpers: list[_Helper]) -> RootScores:
+    """Stop the ``helpers``; the main search's ``result``, or a helper's whose depth is deeper than
+    the main search finished."""
+    for helper in helpers:
+        helper.stop()
+        if helper.result is not None and helper.result.depth > result.finished_depth:
+            result = helper.result
+    return result
+
+
 def iterative_deepening(
     p: np.uint64,
     o: np.uint64,
@@ -657,12 +692,9 @@ def iterative_deepening(
             if clock is not None and exact_all and depth > 1 and not clock.may_deepen():
                 break
             if depth == n_empty and not exact_all and wld_empties is not None and n_empty >= wld_empties:
-                value, move = root_window(p, o, order, -1, 1, table, stats, evaluation, buf, depth)
-                if value >= 0:  # a win or a draw (a loss keeps the midgame's choice)
-                    # A draw the search finished is the exact depth done: no move scores more than 0.
-                    result = RootScores({move: value}, depth, value == 0 and stats[STOP] == 0)
-                    order = [move] + [a for a in order if a != move]
-                if stats[STOP] != 0 or value == 0:
+                found, order, done = _win_draw_loss(p, o, order, depth, table, stats, evaluation, buf)
+                result = result if found is None else found
+                if done:
                     break
             root = search_root(p, o, depth, order, table, stats, evaluation, exact_all=exact_all, buf=buf)
             if not root.completed:
@@ -671,10 +703,7 @@ def iterative_deepening(
                 break
             result = root
             order.sort(key=lambda a: -root.scores[a])
-    for helper in helpers:
-        helper.stop()
-        if helper.result is not None and helper.result.depth > result.finished_depth:
-            result = helper.result
+    result = _deepest_of(result, helpers)  # the helpers stopped: their node counts are final
     return result, int(stats[NODES]) + sum(h.nodes for h in helpers)
 
 

@@ -1,25 +1,44 @@
-"""Static evaluations for alpha-beta: the seam a learned evaluation plugs into, and
-the hand-written one the ladder uses.
+"""The value of a position: the one seam through which every search takes its
+knowledge, in the form each search calls it.
 
-The alpha-beta core (``agents.search.alphabeta``) takes its evaluation as a
-parameter: a numba function of signature ``EVAL_SIGNATURE``, ``(P, O, weights)
--> int64``, the value of the position for the player to move (``P``) in units
-where one disc of final margin is worth ``DISC`` (exact endgame results are
-``disc difference * DISC``), plus the float32 array of weights it reads. The
-core is compiled once for that signature (numba first-class functions), so any
-evaluation with it plugs in without recompiling the search, and the compiled
-search stays in numba's cache. An ``Evaluation`` bundles the two.
+- Compiled, for alpha-beta (``agents.search.alphabeta``): an ``Evaluation``, a
+  numba function of signature ``EVAL_SIGNATURE``, ``(P, O, weights) -> int64``,
+  plus the float32 array of weights it reads. Its value is for the player to
+  move (``P``), in units where one disc of final margin is worth ``DISC``
+  (exact endgame results are ``disc difference * DISC``). The core is compiled
+  once for that signature (numba first-class functions), so any evaluation
+  with it plugs in without recompiling the search, and the compiled search
+  stays in numba's cache. ``HAND_EVALUATION`` is the hand-written one; the
+  learned pattern tables are ``agents.search.patterns``.
+- One position at a time, for MCTS (``MCTSAgent(evaluator=...)``): an
+  ``Evaluator``, a value in [-1, 1] for the mover and an optional prior over
+  the 65 actions, called from Python at each new leaf.
+- Batched, for the PUCT search (``agents.search.puct``): a ``BatchEvaluator``,
+  priors and values for many positions in one call (a network's forward
+  pass). ``UniformEvaluator`` knows nothing; ``OnePosition`` asks a batched
+  evaluator one position at a time, so it serves MCTS as an ``Evaluator`` too.
+
+MCTS's numba loop also takes a compiled leaf value of its own, a float in
+[-1, 1] (``MCTSAgent(heuristic=...)``, typed ``mcts_tree.LEAF_VALUE_TYPE``).
+
+The two Python forms agree on their meaning: the value is the expected result
+for the player to move (+1 a win), the prior any non-negative weights over the
+actions (0-63 squares, 64 PASS), renormalised by the search over the legal
+moves; finished games are never asked (the searches score them exactly).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 from numba import njit, types
 
 from reversi_env.bitboard import U1, legal_moves, popcount
+
+if TYPE_CHECKING:
+    from reversi_env.state import GameState
 
 EVAL_WEIGHTS = types.float32[::1]
 """The numba type of an evaluation's weights: one contiguous float32 array."""
@@ -121,3 +140,71 @@ class Evaluation:
 
 HAND_EVALUATION = Evaluation("hand", hand_evaluate)
 """The hand-written evaluation (square weights, mobility, corners): the default."""
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """A leaf evaluator for MCTS: one position at a time.
+
+    ``evaluate(state)`` returns ``(value, prior)``: ``value`` in [-1, 1] is the
+    expected outcome for the player to move in ``state`` (+1 a win); ``prior``
+    is None (plain UCT) or an array of 65 non-negative weights over the actions
+    (0-63 squares, 64 PASS), renormalised over the legal ones by the search.
+    It is called only for positions that are not over. An evaluator replaces
+    the random playout at a new leaf of the tree; with priors the tree selects
+    by PUCT (AlphaZero's rule) instead of UCT. Anything with an ``evaluate``
+    method of this shape is an Evaluator (a structural Protocol).
+    """
+
+    def evaluate(self, state: GameState) -> tuple[float, np.ndarray | None]:
+        """The value for the mover of ``state`` and an optional prior policy."""
+        ...
+
+
+@runtime_checkable
+class BatchEvaluator(Protocol):
+    """Priors and values for a batch of positions: the PUCT search's evaluator.
+
+    Positions come from the mover's side, as the kernels of ``reversi_env.bitboard``
+    take them: ``mover`` and ``opponent`` are uint64 arrays of the same length ``n``.
+    The answer is ``(priors, values)``: priors float32 ``(n, 65)`` (0-63 squares,
+    64 PASS; any non-negative weights, renormalised by the search over the legal
+    moves) and values float32 ``(n,)`` in [-1, 1], the expected result for the
+    mover (+1 a win). Finished games are never sent (the search scores them itself).
+    A policy-value network does one forward pass for the batch
+    (``agents.learn.network.NetworkEvaluator``). Anything with an ``evaluate``
+    method of this shape is a BatchEvaluator (a structural Protocol).
+    """
+
+    def evaluate(self, mover: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(priors (n, 65) float32, values (n,) float32)`` for ``n`` positions."""
+        ...
+
+
+class UniformEvaluator:
+    """No knowledge: a flat prior and a value of 0 everywhere. PUCT with it is
+    a plain visit-count search whose only information is the game's results."""
+
+    def evaluate(self, mover: np.ndarray, opponent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Equal priors on all 65 actions and zero values."""
+        n = len(mover)
+        return np.full((n, 65), 1.0 / 65, dtype=np.float32), np.zeros(n, dtype=np.float32)
+
+
+class OnePosition:
+    """A ``BatchEvaluator`` asked one position at a time: an ``Evaluator``.
+
+    Args:
+        batch: the batched evaluator (a network's, say) that values each position.
+
+    With it a batched evaluator guides ``MCTSAgent`` as well as the PUCT search.
+    """
+
+    def __init__(self, batch: BatchEvaluator) -> None:
+        self.batch = batch
+
+    def evaluate(self, state: GameState) -> tuple[float, np.ndarray]:
+        """The batch's value and prior for ``state``, a batch of one."""
+        mover, opponent = state.kernel_boards()
+        priors, values = self.batch.evaluate(np.array([mover], np.uint64), np.array([opponent], np.uint64))
+        return float(values[0]), np.asarray(priors[0])

@@ -108,6 +108,64 @@ def _unwritable_reports(command: str, args: argparse.Namespace) -> bool:
     return False
 
 
+class _ArenaProgress:
+    """The arena's two lines on stderr while it plays: a progress bar (games done,
+    rate, ETA) and under it the standings. They appear when the tournament starts
+    (its players built), not before, and ``close`` ends them."""
+
+    def __init__(
+        self, tournament: Tournament, out: Path, *, done: int, total: int, extended: bool, quiet: bool
+    ) -> None:
+        self.tournament, self.out, self.done, self.total = tournament, out, done, total
+        self.extended, self.quiet = extended, quiet
+        self.bars: list[Any] = []
+
+    def start(self) -> None:
+        """Say what is played and open the two lines."""
+        from tqdm import tqdm
+
+        print(
+            f"{len(self.tournament.agents)} agents, {self.tournament.mode}, {self.tournament.games} games per "
+            f"pairing: {self.total} games ({self.done} already in {self.out}"
+            f"{', extending its tournament' if self.extended else ''})",
+            file=sys.stderr,
+        )
+        # Two lines: the bar (games done, rate, ETA) and under it the standings.
+        bar = tqdm(
+            total=self.total,
+            initial=self.done,
+            unit="game",
+            dynamic_ncols=True,
+            disable=self.quiet,
+            file=sys.stderr,
+            smoothing=0.05,
+            position=0,
+        )
+        # The standings line moves the cursor between the two lines: a terminal's
+        # business, not a log file's, so without a terminal the bar goes alone.
+        standings = tqdm(
+            total=0,
+            bar_format="{desc}",
+            dynamic_ncols=True,
+            disable=self.quiet or not sys.stderr.isatty(),
+            file=sys.stderr,
+            position=1,
+        )
+        self.bars[:] = [bar, standings]
+
+    def update(self, n: int, total: int, table: Ratings) -> None:
+        """``n`` games of ``total`` done, the standings ``table``."""
+        bar, standings = self.bars
+        standings.set_description_str(compact_table(table, width=len(table.agents)), refresh=False)
+        bar.update(n - bar.n)
+        standings.refresh()
+
+    def close(self) -> None:
+        """End the lines that were opened (none before ``start``)."""
+        for bar in reversed(self.bars):
+            bar.close()
+
+
 def run_arena(args: argparse.Namespace) -> int:
     """``reversi arena``: play (or resume) a tournament, then print the table."""
     if _unwritable_reports("arena", args):
@@ -123,48 +181,7 @@ def run_arena(args: argparse.Namespace) -> int:
     done = len(existing.games)
     total = len(tournament.schedule())
     extended = existing.tournament is not None and existing.tournament != tournament
-    from tqdm import tqdm
-
-    bars: list[Any] = []  # the progress bar and the standings line under it, once the tournament starts
-
-    def start() -> None:
-        print(
-            f"{len(tournament.agents)} agents, {tournament.mode}, {tournament.games} games per pairing: "
-            f"{total} games ({done} already in {out}{', extending its tournament' if extended else ''})",
-            file=sys.stderr,
-        )
-        # Two lines: the bar (games done, rate, ETA) and under it the standings.
-        bar = tqdm(
-            total=total,
-            initial=done,
-            unit="game",
-            dynamic_ncols=True,
-            disable=args.no_progress,
-            file=sys.stderr,
-            smoothing=0.05,
-            position=0,
-        )
-        # The standings line moves the cursor between the two lines: a terminal's
-        # business, not a log file's, so without a terminal the bar goes alone.
-        standings = tqdm(
-            total=0,
-            bar_format="{desc}",
-            dynamic_ncols=True,
-            disable=args.no_progress or not sys.stderr.isatty(),
-            file=sys.stderr,
-            position=1,
-        )
-        bars[:] = [bar, standings]
-
-    def progress(n: int, total: int, table: Ratings) -> None:
-        bar, standings = bars
-        standings.set_description_str(compact_table(table, width=len(table.agents)), refresh=False)
-        bar.update(n - bar.n)
-        standings.refresh()
-
-    def close_bars() -> None:
-        for bar in reversed(bars):
-            bar.close()
+    display = _ArenaProgress(tournament, out, done=done, total=total, extended=extended, quiet=args.no_progress)
 
     try:
         table = run_tournament(
@@ -175,11 +192,11 @@ def run_arena(args: argparse.Namespace) -> int:
             backend=args.backend,
             address=args.address,
             anchor=args.anchor,
-            progress=progress,
-            on_start=start,
+            progress=display.update,
+            on_start=display.start,
         )
     except KeyboardInterrupt:
-        close_bars()
+        display.close()
         saved = len(read_results(out).games) if out.exists() else 0
         print(
             f"\ninterrupted: {saved} of {total} games are saved in {out}; "
@@ -188,9 +205,9 @@ def run_arena(args: argparse.Namespace) -> int:
         )
         return 130
     except (ValueError, OSError, RuntimeError, ImportError) as e:
-        close_bars()
+        display.close()
         return _fail("arena", e)
-    close_bars()
+    display.close()
     try:
         _report(table, args)
     except (ValueError, OSError, ImportError) as e:

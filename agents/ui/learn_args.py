@@ -63,7 +63,13 @@ other settings that differ from the run's.
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``train-eval`` subcommand to an argparse subparsers object."""
+    """Add the ``train-eval`` and ``fit-eval`` subcommands to an argparse subparsers object."""
+    _register_train_eval(subparsers)
+    _register_fit_eval(subparsers)
+
+
+def _register_train_eval(subparsers: Any) -> None:
+    """``train-eval``: the run, its self-play and labels, the fit, and what it saves."""
     p = subparsers.add_parser(
         "train-eval",
         help="train the pattern evaluation by self-play (exact endgame labels, TD(lambda) earlier)",
@@ -73,77 +79,95 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         argument_default=argparse.SUPPRESS,  # a run's settings left out: the saved run's, else TrainConfig's
     )
-    p.add_argument(
+    _add_run_options(p)
+    _add_selfplay_options(p)
+    _add_fit_options(p, resumable=True)
+    _add_output_options(p)
+    p.set_defaults(func=deferred("agents.ui.learn_cli", "run_train_eval"))
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """How much ``train-eval`` plays, from what, and where: games, seed, rounds, start weights, workers."""
+    parser.add_argument(
         "--games", type=positive_int_at_most(MAX_GAMES), help="self-play games in all rounds (needed for a new run)"
     )
-    p.add_argument("--seed", type=seed_int, help="seed of every game (default 0)")
-    p.add_argument("--out", required=True, help="weights file to write (.npz)")
-    p.add_argument("--rounds", type=positive_int_at_most(MAX_ROUNDS), help="play-and-refit rounds (default 4)")
-    p.add_argument(
+    parser.add_argument("--seed", type=seed_int, help="seed of every game (default 0)")
+    parser.add_argument("--out", required=True, help="weights file to write (.npz)")
+    parser.add_argument("--rounds", type=positive_int_at_most(MAX_ROUNDS), help="play-and-refit rounds (default 4)")
+    parser.add_argument(
         "--init",
         metavar="WEIGHTS",
         default=None,
         help="go on from these weights: they play (and label) the first round and start its fit "
         "(default: the hand-written evaluation plays the first round, the fit starts from zeros)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--workers", type=positive_int_at_most(MAX_WORKERS), default=1, help="parallel self-play workers (default 1)"
     )
-    p.add_argument(
+    parser.add_argument(
         "--backend", choices=("local", "ray"), default="local", help="local processes (default) or Ray tasks"
     )
-    p.add_argument(
+
+
+def _add_selfplay_options(parser: argparse.ArgumentParser) -> None:
+    """How ``train-eval``'s games are played and their positions labelled and kept."""
+    parser.add_argument(
         "--exact-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
         help=f"solve exactly from here, at most {MAX_SOLVED_EMPTIES} (default 12)",
     )
-    p.add_argument("--epsilon", type=unit_float, help="share of random moves in self-play (default 0.1)")
-    p.add_argument(
+    parser.add_argument("--epsilon", type=unit_float, help="share of random moves in self-play (default 0.1)")
+    parser.add_argument(
         "--opening-plies",
         type=bounded_int(1, MAX_OPENING_PLIES),
         help=f"most random opening plies, at most {MAX_OPENING_PLIES} (default 10)",
     )
-    p.add_argument("--lam", type=unit_float, help="TD(lambda) lambda of the labels (default 0.7)")
-    p.add_argument(
+    parser.add_argument("--lam", type=unit_float, help="TD(lambda) lambda of the labels (default 0.7)")
+    parser.add_argument(
         "--search-depth",
         type=bounded_int(0, MAX_SEARCH_DEPTH),
         help="label positions before the exact ones by an alpha-beta search this deep with the current "
         "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--solve-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
         help=f"also label kept positions with this many empties or fewer by an exact solve, at most "
         f"{MAX_SOLVED_EMPTIES} (default 0: only from --exact-empties, where the solver plays)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--record",
         type=_share,
         help="share of the positions past the opening kept, at random (default 1: all)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--cut-exploration",
         action="store_true",
         help="end the TD return at random self-play moves: the label there is the position's greedy value "
         "(best one-ply value of its moves; the search value with --search-depth), so a random move is not "
         "blamed on the positions before it (Watkins' Q(lambda)); from round 2",
     )
-    _add_fit_options(p, resumable=True)
-    p.add_argument(
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What ``train-eval`` saves besides the weights, and its progress bar."""
+    parser.add_argument(
         "--checkpoints",
         metavar="DIR",
         default=None,
         help="also save each round's weights here, and what a resume needs (resumed if it holds a run)",
     )
-    p.add_argument(
+    parser.add_argument(
         "--save-data",
         metavar="FILE",
         default=None,
         help="also save every round's labelled positions here (.npz), for `reversi fit-eval`",
     )
-    p.add_argument("--no-progress", action="store_true", default=False, help="no progress bar")
-    p.set_defaults(func=deferred("agents.ui.learn_cli", "run_train_eval"))
+    parser.add_argument("--no-progress", action="store_true", default=False, help="no progress bar")
 
+
+def _register_fit_eval(subparsers: Any) -> None:
+    """``fit-eval``: one refit on saved positions."""
     f = subparsers.add_parser(
         "fit-eval",
         help="refit the pattern evaluation on positions saved by `train-eval --save-data` (no games)",

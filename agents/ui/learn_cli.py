@@ -27,8 +27,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.learn.fit import fit
-from agents.learn.selfplay import Positions, SelfPlayConfig
-from agents.learn.train import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
+from agents.learn.pattern_selfplay import Positions, SelfPlayConfig
+from agents.learn.pattern_training import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
 from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import unwritable_output
 

@@ -25,7 +25,7 @@ from agents.learn.network import (
     load_network,
     save_network,
 )
-from agents.learn.training import ReplayBuffer, Samples, train_steps
+from agents.learn.network_training import ReplayBuffer, Samples, train_steps
 from agents.limits import MAX_BLOCKS, MAX_CHANNELS
 from reversi_env import GameState
 

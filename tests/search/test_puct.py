@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from conftest import random_game
 
-from agents.search.batch_evaluator import BatchEvaluator, UniformEvaluator
 from agents.search.endgame import solve_position
+from agents.search.evaluation import BatchEvaluator, UniformEvaluator
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches, search
 from reversi_env import GameState
 from reversi_env.bitboard import legal_moves

@@ -18,8 +18,8 @@ import pytest
 from conftest import interrupt_command, run_cli
 
 from agents.learn.fit import fit
-from agents.learn.selfplay import Positions, SelfPlayConfig, generate
-from agents.learn.train import TrainConfig, load_data, play_round, save_data, train
+from agents.learn.pattern_selfplay import Positions, SelfPlayConfig, generate
+from agents.learn.pattern_training import TrainConfig, load_data, play_round, save_data, train
 from agents.play.processes import descendants
 from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position

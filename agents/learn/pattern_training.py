@@ -34,7 +34,7 @@ from tqdm import tqdm
 
 from agents.datafiles import load_json, read_data, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
-from agents.learn.selfplay import Positions, SelfPlayConfig, generate
+from agents.learn.pattern_selfplay import Positions, SelfPlayConfig, generate
 from agents.limits import MAX_DATA_FILE, MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
