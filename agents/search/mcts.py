@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -461,10 +461,11 @@ class _Knob(Generic[T]):
         return cast(T, getattr(agent.config, self.field))
 
     def __set__(self, agent: MCTSAgent, value: T) -> None:
-        agent.config = replace(agent.config, **{self.field: value})
+        changes: dict[str, Any] = {self.field: value}
+        agent.config = replace(agent.config, **changes)
 
 
-def _agent_config(config: MCTSConfig | None, knobs: dict[str, object]) -> MCTSConfig:
+def _agent_config(config: MCTSConfig | None, knobs: Mapping[str, object]) -> MCTSConfig:
     """``config``, or the one the knobs given as keywords make: not both (a knob away
     from its default beside a ``config`` is a ValueError)."""
     if config is None:
@@ -476,6 +477,34 @@ def _agent_config(config: MCTSConfig | None, knobs: dict[str, object]) -> MCTSCo
     if both:
         raise ValueError(f"give the search's knobs in config or as keywords, not both: {', '.join(both)}")
     return config
+
+
+def _check_running(
+    threads: int,
+    parallel: str,
+    max_nodes: int,
+    evaluator: Evaluator | None,
+    seed: int | None,
+    evaluation: Evaluation | None,
+) -> None:
+    """ValueError / TypeError on a bad way to run a search (threads, their trees, an evaluator, a seed, the
+    endgame proof's evaluation): ``MCTSAgent``'s settings beside its ``MCTSConfig``."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
+    if max_nodes < 65 * threads:
+        raise ValueError(
+            f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
+        )
+    if parallel not in PARALLEL:
+        raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {parallel!r}")
+    if threads > 1 and evaluator is not None:
+        raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    if evaluator is not None and not isinstance(evaluator, Evaluator):
+        raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
+    if evaluation is not None and not isinstance(evaluation, Evaluation):
+        raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
 
 
 def _leaf_value(
@@ -611,22 +640,7 @@ class MCTSAgent:
         )  # fmt: skip
         self.config = _agent_config(config, knobs)
         """The search's knobs (setting one of the agent's knob attributes replaces it)."""
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
-        if self.max_nodes < 65 * threads:
-            raise ValueError(
-                f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
-            )
-        if parallel not in PARALLEL:
-            raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {parallel!r}")
-        if threads > 1 and evaluator is not None:
-            raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-        if evaluator is not None and not isinstance(evaluator, Evaluator):
-            raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
-        if evaluation is not None and not isinstance(evaluation, Evaluation):
-            raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
+        _check_running(threads, parallel, self.max_nodes, evaluator, seed, evaluation)
         self.evaluation = pattern_evaluation() if evaluation is None else evaluation
         """The alpha-beta evaluation of the endgame proof."""
         self.heuristic, weights = _leaf_value(heuristic, heuristic_weights, self.evaluation)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 from numba import from_dtype
@@ -166,7 +167,7 @@ class MCTSConfig:
         record = np.zeros((), dtype=CONFIG_DTYPE)
         for name in CONFIG_DTYPE.names or ():
             record[name] = getattr(self, name)
-        return record[()]  # type: ignore[no-any-return]
+        return cast(np.void, record[()])
 
 
 _NUMPY_TYPES = {"float": np.float64, "int": np.int64, "bool": np.bool_}

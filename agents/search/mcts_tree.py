@@ -521,7 +521,67 @@ def leaf_result(
     return r
 
 
+# -- a tree shared by threads -------------------------------------------------------
+
+
+@njit(cache=True)
+def backup_shared(
+    tree: np.ndarray, tally: np.ndarray, mine: np.int64, path: np.ndarray, d: np.int64, r: np.float64, solver: bool
+) -> None:
+    """``backup`` after a ``shared`` ``descend``: the visits are counted already, the
+    virtual losses are taken back as the result goes in; the root's and its
+    child's visit and result also go into this thread's row ``mine`` of
+    ``tally`` (slot 0 the root, 1 + i its child i), which no other thread
+    writes, so they are exact."""
+    for k in range(d, 0, -1):
+        add_value(tree, path[k], r + VIRTUAL_LOSS)
+        r = -r
+    add_value(tree, path[0], r)
+    own = tally[mine]
+    own[0, 0] += 1.0
+    own[0, 1] += r
+    if d > 0:
+        slot = 1 + path[1] - tree[path[0]].first
+        own[slot, 0] += 1.0
+        own[slot, 1] -= r  # the child's result is the root's negated
+    if solver:
+        backup_proof(tree, path, d)
+
+
 # -- the loop ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def iterate(
+    tree: np.ndarray,
+    tally: np.ndarray,
+    mine: np.int64,
+    meta: np.ndarray,
+    root: np.int64,
+    n: np.int64,
+    config: MCTSConfig,
+    rng: np.ndarray,
+    path: np.ndarray,
+    value: LeafValue,
+    weights: np.ndarray,
+    shared: bool,
+) -> np.int64:
+    """The loop of ``simulate`` and, in a ``shared`` tree, of ``simulate_shared``
+    (whose arguments these are; ``tally`` and ``mine`` are read in a shared tree
+    only): ``n`` iterations of descend, prepare the leaf, value it, back up."""
+    for s in range(n):
+        if tree[root].status != UNKNOWN:
+            return np.int64(s)
+        d = descend(tree, root, config, False, shared, path)
+        d = prepare_leaf(tree, meta, path, d, config, shared, value, weights)
+        r = leaf_result(tree, path[d], rng, config, value, weights)
+        if shared:
+            backup_shared(tree, tally, mine, path, d, r, config.solver)
+        else:
+            backup(tree, path, d, r, config.solver)
+        if config.minimax > 0.0:
+            backup_minimax(tree, path, d)
+    return n
 
 
 _SIMULATE_SIGNATURE = int64(_NODES, _INDEX, int64, int64, CONFIG_TYPE, _RNG, _INDEX, LEAF_VALUE_TYPE, LEAF_WEIGHTS)
@@ -553,43 +613,8 @@ def simulate(
     adds progressive bias from ``value``; ``fpu`` scores unvisited children by
     their value and ``minimax > 0`` mixes minimax values into the means (see
     ``select`` and ``backup_minimax``). Returns the iterations done."""
-    for s in range(n):
-        if tree[root].status != UNKNOWN:
-            return np.int64(s)
-        d = descend(tree, root, config, False, False, path)
-        d = prepare_leaf(tree, meta, path, d, config, False, value, weights)
-        r = leaf_result(tree, path[d], rng, config, value, weights)
-        backup(tree, path, d, r, config.solver)
-        if config.minimax > 0.0:
-            backup_minimax(tree, path, d)
-    return n
-
-
-# -- a tree shared by threads -------------------------------------------------------
-
-
-@njit(cache=True)
-def backup_shared(
-    tree: np.ndarray, tally: np.ndarray, mine: np.int64, path: np.ndarray, d: np.int64, r: np.float64, solver: bool
-) -> None:
-    """``backup`` after a ``shared`` ``descend``: the visits are counted already, the
-    virtual losses are taken back as the result goes in; the root's and its
-    child's visit and result also go into this thread's row ``mine`` of
-    ``tally`` (slot 0 the root, 1 + i its child i), which no other thread
-    writes, so they are exact."""
-    for k in range(d, 0, -1):
-        add_value(tree, path[k], r + VIRTUAL_LOSS)
-        r = -r
-    add_value(tree, path[0], r)
-    own = tally[mine]
-    own[0, 0] += 1.0
-    own[0, 1] += r
-    if d > 0:
-        slot = 1 + path[1] - tree[path[0]].first
-        own[slot, 0] += 1.0
-        own[slot, 1] -= r  # the child's result is the root's negated
-    if solver:
-        backup_proof(tree, path, d)
+    no_tally = np.zeros((0, TALLY_SLOTS, 2))
+    return iterate(tree, no_tally, np.int64(0), meta, root, n, config, rng, path, value, weights, False)
 
 
 _SHARED_SIGNATURE = int64(
@@ -628,16 +653,7 @@ def simulate_shared(
     plain writes: two threads write the same proof, and a minimax value lost
     to a race is written again by the next backup through the node. Returns
     the iterations done."""
-    for s in range(n):
-        if tree[root].status != UNKNOWN:
-            return np.int64(s)
-        d = descend(tree, root, config, False, True, path)
-        d = prepare_leaf(tree, meta, path, d, config, True, value, weights)
-        r = leaf_result(tree, path[d], rng, config, value, weights)
-        backup_shared(tree, tally, mine, path, d, r, config.solver)
-        if config.minimax > 0.0:
-            backup_minimax(tree, path, d)
-    return n
+    return iterate(tree, tally, mine, meta, root, n, config, rng, path, value, weights, True)
 
 
 # -- reuse between moves -------------------------------------------------------------

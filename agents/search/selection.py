@@ -27,4 +27,4 @@ def puct_score(value: float, visits: float, prior: float, c: float, sqrt_parent:
         ``Q + c * P * sqrt(N_parent) / (1 + N)``.
     """
     q = value / visits if visits > 0 else 0.0
-    return q + c * prior * sqrt_parent / (1.0 + visits)  # type: ignore[no-any-return]
+    return q + c * prior * sqrt_parent / (1.0 + visits)
