@@ -457,8 +457,9 @@ class _Knob(Generic[T]):
     def __init__(self, field: str) -> None:
         self.field = field
 
-    def __get__(self, agent: MCTSAgent, owner: object = None) -> T:
-        return cast(T, getattr(agent.config, self.field))
+    def __get__(self, agent: MCTSAgent | None, owner: object = None) -> T:
+        # On the class: the field's default (``MCTSAgent.c`` is ``MCTSConfig.c``).
+        return cast(T, getattr(MCTSConfig if agent is None else agent.config, self.field))
 
     def __set__(self, agent: MCTSAgent, value: T) -> None:
         changes: dict[str, Any] = {self.field: value}

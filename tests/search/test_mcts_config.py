@@ -90,6 +90,7 @@ def test_setting_a_knob_attribute_makes_a_new_checked_config() -> None:
     with pytest.raises(ValueError, match="mix must be"):
         agent.mix = 2.0
     assert agent.mix == 0.25
+    assert MCTSAgent.mix == MCTSConfig.mix and MCTSAgent.informed is MCTSConfig.informed_playouts  # the defaults
 
 
 def test_puct_score_is_the_mean_plus_the_prior_scaled_exploration() -> None:
