@@ -61,9 +61,9 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
-from typing import cast
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -71,12 +71,23 @@ from numba.core.dispatcher import Dispatcher
 from numba.types import float64, uint64
 
 from agents.base import state_to_move
-from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_EMPTIES, PROOF_SHARE, prove_outcome
+from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_SHARE, prove_outcome
 from agents.search.alphabeta_agent import TIMED_TABLE_ENTRIES
 from agents.search.endgame import solve_root
 from agents.search.evaluation import DISC, Evaluation
 from agents.search.evaluator import Evaluator
 from agents.search.ladder import evaluate
+from agents.search.mcts_config import (
+    DEFAULT_BIAS,
+    DEFAULT_C,
+    DEFAULT_ENDGAME_EXACT,
+    DEFAULT_ENDGAME_PROOF,
+    DEFAULT_MAX_NODES,
+    DEFAULT_MINIMAX,
+    DEFAULT_MIX,
+    MAX_NODES,
+    MCTSConfig,
+)
 from agents.search.mcts_tree import (
     DRAW,
     LEAF_VALUE_TYPE,
@@ -112,6 +123,7 @@ __all__ = [
     "DEFAULT_BIAS",
     "DEFAULT_C",
     "DEFAULT_ENDGAME_EXACT",
+    "DEFAULT_ENDGAME_PROOF",
     "DEFAULT_MAX_NODES",
     "DEFAULT_MINIMAX",
     "DEFAULT_MIX",
@@ -123,48 +135,10 @@ __all__ = [
     "PARALLEL",
     "TEXTBOOK_UCT",
     "MCTSAgent",
+    "MCTSConfig",
     "SearchResult",
     "handwritten_value",
 ]
-
-DEFAULT_C = 0.5
-"""Default exploration constant (values are in [-1, 1]; measured best of 0.25,
-0.5, 1 and 2 with the default guides, docs/engine.md; ``TEXTBOOK_UCT`` uses 1)."""
-
-DEFAULT_ENDGAME_EXACT = 16
-"""Default number of empty squares from which the root is solved exactly (at 16
-empties a solve took 0.03-0.07 s of CPU here, within the node budget of a 1 s
-move every time; at 18, 0.1-0.6 s, within it 4 times in 10: docs/engine.md)."""
-
-DEFAULT_ENDGAME_PROOF = PROOF_EMPTIES
-"""Default number of empty squares from which a timed search (above
-``DEFAULT_ENDGAME_EXACT``) first spends part of its time trying to prove the
-root's outcome with the alpha-beta engine's endgame (win/loss/draw, then the
-exact score); a move proven to win or draw is played, and otherwise the tree
-search takes the rest of the time. Above the exact solve the tree search had
-played the endgame's first moves on its static value, and lost won or drawn
-positions there against GRhino (docs/engine.md)."""
-
-DEFAULT_MAX_NODES = 4_000_000
-"""Default tree size cap: 4 M nodes of 40 bytes, 160 MB at most."""
-
-MAX_NODES = 2**31 - 1
-"""The largest tree size cap: a node's index is an int32 (``NODE_DTYPE``'s ``first``)."""
-
-DEFAULT_BIAS = 1.0
-"""Default weight of the progressive bias (the static evaluation of a move,
-in [-1, 1], fading as 1 / (visits + 1))."""
-
-DEFAULT_MIX = 1.0
-"""Default share of the static evaluation in a leaf's value; the rest is the
-random playout's result (AlphaGo's mixing of a value estimate and a rollout).
-With the learned evaluation the playouts are worth less than their time
-(docs/engine.md): none by default."""
-
-DEFAULT_MINIMAX = 0.5
-"""Default weight of a child's minimax value (over the tree's frontier, from
-the static evaluation) in its selection score; the mean of its results has
-the rest (implicit minimax backups, docs/engine.md)."""
 
 TEXTBOOK_UCT: Mapping[str, float | bool] = MappingProxyType(
     {"c": 1.0, "informed_playouts": False, "bias": 0.0, "mix": 0.0, "minimax": 0.0, "endgame_proof": 0}
@@ -421,9 +395,11 @@ class _EvaluatorSearch:
     """The Python-driven path: numba selects and backs up, a Python
     ``Evaluator`` values each new leaf; PUCT when it gives priors."""
 
-    def __init__(self, tree: Tree, evaluator: Evaluator, root_player: int, c: float, solver: bool) -> None:
+    def __init__(self, tree: Tree, evaluator: Evaluator, root_player: int, config: MCTSConfig) -> None:
         self.tree, self.evaluator, self.root_player = tree, evaluator, root_player
-        self.c, self.solver = np.float64(c), solver
+        # Selection by c alone: no progressive bias, first-play urgency or minimax values without a heuristic.
+        self.config = replace(config, bias=0.0, fpu=False, minimax=0.0)
+        self.solver = config.solver
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
 
     def run(self, budget: int, deadline: float | None, stop: StopSignal) -> int:
@@ -436,7 +412,7 @@ class _EvaluatorSearch:
                 break
             if stop.stopped:
                 break
-            d = int(descend(nodes, root, self.c, puct, np.float64(0.0), False, np.float64(0.0), path))
+            d = int(descend(nodes, root, self.config.record, puct, False, path))
             leaf = int(path[d])
             node = nodes[leaf]
             if node["status"] == UNKNOWN and node["first"] < 0:
@@ -471,37 +447,117 @@ class _EvaluatorSearch:
         return value, True
 
 
+T = TypeVar("T")
+
+
+class _Knob(Generic[T]):
+    """An ``MCTSAgent`` attribute that is a field of its ``config``: read there, and
+    set by a new config with that field changed (checked as ``MCTSConfig`` checks)."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+
+    def __get__(self, agent: MCTSAgent | None, owner: object = None) -> T:
+        # On the class: the field's default (``MCTSAgent.c`` is ``MCTSConfig.c``).
+        return cast(T, getattr(MCTSConfig if agent is None else agent.config, self.field))
+
+    def __set__(self, agent: MCTSAgent, value: T) -> None:
+        changes: dict[str, Any] = {self.field: value}
+        agent.config = replace(agent.config, **changes)
+
+
+def _agent_config(config: MCTSConfig | None, knobs: Mapping[str, object]) -> MCTSConfig:
+    """``config``, or the one the knobs given as keywords make: not both (a knob away
+    from its default beside a ``config`` is a ValueError)."""
+    if config is None:
+        return MCTSConfig(**knobs)  # type: ignore[arg-type]
+    if not isinstance(config, MCTSConfig):
+        raise TypeError(f"config must be an MCTSConfig, got {type(config).__name__}")
+    defaults = {f.name: f.default for f in fields(MCTSConfig)}
+    both = [name for name, value in knobs.items() if value != defaults[name]]
+    if both:
+        raise ValueError(f"give the search's knobs in config or as keywords, not both: {', '.join(both)}")
+    return config
+
+
+def _check_running(
+    threads: int,
+    parallel: str,
+    max_nodes: int,
+    evaluator: Evaluator | None,
+    seed: int | None,
+    evaluation: Evaluation | None,
+) -> None:
+    """ValueError / TypeError on a bad way to run a search (threads, their trees, an evaluator, a seed, the
+    endgame proof's evaluation): ``MCTSAgent``'s settings beside its ``MCTSConfig``."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
+    if max_nodes < 65 * threads:
+        raise ValueError(
+            f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
+        )
+    if parallel not in PARALLEL:
+        raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {parallel!r}")
+    if threads > 1 and evaluator is not None:
+        raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+    if evaluator is not None and not isinstance(evaluator, Evaluator):
+        raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
+    if evaluation is not None and not isinstance(evaluation, Evaluation):
+        raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
+
+
+def _leaf_value(
+    heuristic: LeafValue | None, weights: np.ndarray | None, evaluation: Evaluation
+) -> tuple[LeafValue, np.ndarray]:
+    """The static value and the weights it reads: the learned pattern value of ``evaluation`` by default,
+    else ``heuristic`` checked (``_check_heuristic``). ValueError / TypeError on a bad pair."""
+    if heuristic is None:
+        if weights is not None:
+            raise ValueError("heuristic_weights need the heuristic that reads them")
+        if evaluation.function is not search_evaluate or evaluation.weights.size != N_PHASES * N_WEIGHTS:
+            why = f"the default heuristic reads a pattern evaluation (pattern_evaluation), not {evaluation.name!r}"
+            raise ValueError(why)
+        return mcts_value, evaluation.weights
+    if heuristic is handwritten_value and weights is None:
+        return heuristic, NO_WEIGHTS
+    weights = NO_WEIGHTS if weights is None else weights
+    _check_heuristic(heuristic, weights)
+    return heuristic, weights
+
+
 class MCTSAgent:
     """Monte Carlo Tree Search player (UCT guided by a static value, all in numba).
 
-    Give exactly one budget: ``time_limit``, ``game_time`` or ``simulations``.
+    Give exactly one budget: ``time_limit``, ``game_time`` or ``simulations``. The search's
+    knobs are one ``MCTSConfig`` (``config``), or its fields given as keywords (``c``,
+    ``solver``, ``endgame_exact``, ``endgame_proof``, ``reuse_tree``, ``max_nodes``,
+    ``informed_playouts``, ``bias``, ``mix``, ``ply``, ``fpu``, ``minimax``: see ``MCTSConfig``),
+    which the agent also has as attributes (``informed`` for ``informed_playouts``).
 
     Args:
         time_limit: seconds a move, kept within 5 %; a search stops sooner once its choice is decided.
         simulations: simulations a move, at most ``MAX_SIMULATIONS``; reproducible with a ``seed``.
-        c: the exploration constant (``DEFAULT_C``; values are in [-1, 1]).
+        c: ``MCTSConfig.c``, the exploration constant.
         seed: the seed of the search's random streams (None: fresh entropy).
-        reuse_tree: keep the subtree of the moves played for the next search.
-        solver: back up proven wins, losses and draws (MCTS-Solver).
-        endgame_exact: from this many empty squares down the root is solved exactly
-            (at most ``MAX_ENDGAME_EXACT``; 0 turns it off).
+        reuse_tree: ``MCTSConfig.reuse_tree``, keep the subtree of the moves played.
+        solver: ``MCTSConfig.solver``, MCTS-Solver.
+        endgame_exact: ``MCTSConfig.endgame_exact``, the empties of an exact solve at the root.
         evaluator: a value / prior function in place of playouts (``agents.search.evaluator``;
             PUCT when it returns priors); it runs in Python, once a leaf.
         game_time: seconds for all of this agent's moves in a game, shared out by a ``GameClock``.
-        endgame_proof: a timed search with more than ``endgame_exact`` empties and at most this
-            many first gives most of its time to proving the outcome (``DEFAULT_ENDGAME_PROOF``;
-            0 turns it off).
-        max_nodes: the tree's cap in nodes of 40 bytes (at most ``MAX_NODES``; shared between
-            the trees of a root-parallel search).
-        informed_playouts: corner-aware playouts rather than uniformly random ones (with ``mix < 1``).
-        bias: the weight of the progressive bias, ``bias * h / (visits + 1)`` (``DEFAULT_BIAS``).
-        mix: the static value's share of a leaf's value, the playout's the rest (``DEFAULT_MIX``).
+        endgame_proof: ``MCTSConfig.endgame_proof``, the empties of a timed search's proof first.
+        max_nodes: ``MCTSConfig.max_nodes``, the tree's cap in nodes.
+        informed_playouts: ``MCTSConfig.informed_playouts``, corner-aware playouts.
+        bias: ``MCTSConfig.bias``, the weight of the progressive bias.
+        mix: ``MCTSConfig.mix``, the static value's share of a leaf's value.
         heuristic: the static value, a numba function of ``mcts_tree.LEAF_VALUE_TYPE``'s shape
             (default: the learned pattern value).
         heuristic_weights: the 1-D float32 array ``heuristic`` reads.
-        ply: 1 expands a leaf on its first visit and values it by its best child; 0 on its second.
-        fpu: score an unvisited child by its own static value (first-play urgency).
-        minimax: the weight of a child's minimax value against its mean result (``DEFAULT_MINIMAX``).
+        ply: ``MCTSConfig.ply``, 1 for a one-ply search at every leaf.
+        fpu: ``MCTSConfig.fpu``, first-play urgency.
+        minimax: ``MCTSConfig.minimax``, the weight of a child's minimax value.
         threads: search threads, from 1 to ``MAX_THREADS``.
         parallel: ``"tree"``, the threads share one tree (virtual loss), or ``"root"``, a tree
             each, merged at the root.
@@ -509,9 +565,11 @@ class MCTSAgent:
         evaluation: the learned pattern evaluation the endgame proof orders its moves by and the
             default heuristic reads (``pattern_evaluation(path)`` for another weights file;
             default the shipped one).
+        config: the search's knobs as one record, in place of their keywords.
 
     Raises:
-        ValueError: no budget or more than one, or a setting out of its range.
+        ValueError: no budget or more than one, a setting out of its range, or a knob given
+            both in ``config`` and as a keyword.
         TypeError: a setting of the wrong type.
 
     The guides (``heuristic``, ``mix``, ``ply``, ``fpu``, ``minimax``, ``bias``) are described in
@@ -521,32 +579,46 @@ class MCTSAgent:
     sees which statistics).
     """
 
+    c = _Knob[float]("c")
+    solver = _Knob[bool]("solver")
+    endgame_exact = _Knob[int]("endgame_exact")
+    endgame_proof = _Knob[int]("endgame_proof")
+    reuse_tree = _Knob[bool]("reuse_tree")
+    max_nodes = _Knob[int]("max_nodes")
+    informed = _Knob[bool]("informed_playouts")
+    bias = _Knob[float]("bias")
+    mix = _Knob[float]("mix")
+    ply = _Knob[int]("ply")
+    fpu = _Knob[bool]("fpu")
+    minimax = _Knob[float]("minimax")
+
     def __init__(
         self,
         time_limit: float | None = None,
         simulations: int | None = None,
-        c: float = DEFAULT_C,
+        c: float = MCTSConfig.c,
         seed: int | None = None,
-        reuse_tree: bool = True,
-        solver: bool = True,
-        endgame_exact: int = DEFAULT_ENDGAME_EXACT,
+        reuse_tree: bool = MCTSConfig.reuse_tree,
+        solver: bool = MCTSConfig.solver,
+        endgame_exact: int = MCTSConfig.endgame_exact,
         evaluator: Evaluator | None = None,
         *,
         game_time: float | None = None,
-        endgame_proof: int = DEFAULT_ENDGAME_PROOF,
-        max_nodes: int = DEFAULT_MAX_NODES,
-        informed_playouts: bool = True,
-        bias: float = DEFAULT_BIAS,
-        mix: float = DEFAULT_MIX,
+        endgame_proof: int = MCTSConfig.endgame_proof,
+        max_nodes: int = MCTSConfig.max_nodes,
+        informed_playouts: bool = MCTSConfig.informed_playouts,
+        bias: float = MCTSConfig.bias,
+        mix: float = MCTSConfig.mix,
         heuristic: LeafValue | None = None,
         heuristic_weights: np.ndarray | None = None,
-        ply: int = 1,
-        fpu: bool = True,
-        minimax: float = DEFAULT_MINIMAX,
+        ply: int = MCTSConfig.ply,
+        fpu: bool = MCTSConfig.fpu,
+        minimax: float = MCTSConfig.minimax,
         threads: int = 1,
         parallel: str = "tree",
         name: str | None = None,
         evaluation: Evaluation | None = None,
+        config: MCTSConfig | None = None,
     ) -> None:
         """Validate the settings; raises ValueError / TypeError on bad ones."""
         if sum(budget is not None for budget in (time_limit, game_time, simulations)) != 1:
@@ -562,84 +634,26 @@ class MCTSAgent:
             _check_positive("simulations", simulations, integer=True)
             if simulations > MAX_SIMULATIONS:
                 raise ValueError(f"simulations must be at most {MAX_SIMULATIONS:,}, got {simulations!r}")
-        _check_positive("c", c)
-        _check_positive("max_nodes", max_nodes, integer=True)
-        if max_nodes > MAX_NODES:
-            raise ValueError(f"max_nodes must be at most {MAX_NODES:,} (2**31 - 1), got {max_nodes!r}")
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be an int from 1 to {MAX_THREADS}, got {threads!r}")
-        if max_nodes < 65 * threads:
-            raise ValueError(
-                f"max_nodes must be at least 65 (a root and its children) per thread, got {max_nodes} for {threads}"
-            )
-        if parallel not in PARALLEL:
-            raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {parallel!r}")
-        if threads > 1 and evaluator is not None:
-            raise ValueError("threads > 1 needs the numba search: an evaluator runs in Python, on one thread")
-        for knob, value in (("bias", bias), ("mix", mix), ("minimax", minimax)):
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise ValueError(f"{knob} must be a number, got {value!r}")
-        if not 0.0 <= bias < math.inf:
-            raise ValueError(f"bias must be a finite number >= 0, got {bias!r}")
-        if not 0.0 <= mix <= 1.0:
-            raise ValueError(f"mix must be in [0, 1], got {mix!r}")
-        if not 0.0 <= minimax <= 1.0:
-            raise ValueError(f"minimax must be in [0, 1], got {minimax!r}")
-        if isinstance(ply, bool) or not isinstance(ply, (int, np.integer)) or ply not in (0, 1):
-            raise ValueError(f"ply must be 0 (the leaf's own value) or 1 (the best of its children's), got {ply!r}")
-        if not isinstance(fpu, (bool, np.bool_)):
-            raise ValueError(f"fpu must be True or False, got {fpu!r}")
-        for knob, empties, most in (
-            ("endgame_exact", endgame_exact, MAX_ENDGAME_EXACT),
-            ("endgame_proof", endgame_proof, 60),
-        ):
-            if isinstance(empties, bool) or not isinstance(empties, (int, np.integer)) or not 0 <= empties <= most:
-                raise ValueError(f"{knob} must be an int from 0 to {most} (empty squares), got {empties!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
-        if evaluator is not None and not isinstance(evaluator, Evaluator):
-            raise TypeError(f"evaluator must have an evaluate(state) method, got {type(evaluator).__name__}")
-        if evaluation is not None and not isinstance(evaluation, Evaluation):
-            raise TypeError(f"evaluation must be an Evaluation, got {type(evaluation).__name__}")
-        evaluation = pattern_evaluation() if evaluation is None else evaluation
-        if heuristic is None:
-            if heuristic_weights is not None:
-                raise ValueError("heuristic_weights need the heuristic that reads them")
-            if evaluation.function is not search_evaluate or evaluation.weights.size != N_PHASES * N_WEIGHTS:
-                why = f"the default heuristic reads a pattern evaluation (pattern_evaluation), not {evaluation.name!r}"
-                raise ValueError(why)
-            heuristic, heuristic_weights = mcts_value, evaluation.weights
-        elif heuristic is not handwritten_value or heuristic_weights is not None:
-            heuristic_weights = NO_WEIGHTS if heuristic_weights is None else heuristic_weights
-            _check_heuristic(heuristic, heuristic_weights)
-        else:
-            heuristic_weights = NO_WEIGHTS
+        knobs = dict(
+            c=c, solver=solver, endgame_exact=endgame_exact, endgame_proof=endgame_proof, reuse_tree=reuse_tree,
+            max_nodes=max_nodes, informed_playouts=informed_playouts, bias=bias, mix=mix, ply=ply, fpu=fpu,
+            minimax=minimax,
+        )  # fmt: skip
+        self.config = _agent_config(config, knobs)
+        """The search's knobs (setting one of the agent's knob attributes replaces it)."""
+        _check_running(threads, parallel, self.max_nodes, evaluator, seed, evaluation)
+        self.evaluation = pattern_evaluation() if evaluation is None else evaluation
+        """The alpha-beta evaluation of the endgame proof."""
+        self.heuristic, weights = _leaf_value(heuristic, heuristic_weights, self.evaluation)
+        self.heuristic_weights = np.ascontiguousarray(weights)
         self.time_limit = None if time_limit is None else float(time_limit)
         self.clock = None if game_time is None else GameClock(float(game_time))
         """The game clock a timed search takes each move's time from instead of
         ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
         self.simulations = None if simulations is None else int(simulations)
-        self.c = float(c)
         self.seed = None if seed is None else int(seed)
-        self.reuse_tree = bool(reuse_tree)
-        self.solver = bool(solver)
-        self.endgame_exact = int(endgame_exact)
-        self.endgame_proof = int(endgame_proof)
-        self.evaluation = evaluation
-        """The alpha-beta evaluation of the endgame proof."""
         self._proof_table: np.ndarray | None = None
         self.evaluator = evaluator
-        self.max_nodes = int(max_nodes)
-        self.informed = bool(informed_playouts)
-        self.bias = float(bias)
-        self.mix = float(mix)
-        self.minimax = float(minimax)
-        # A one-ply search needs a leaf value, first-play urgency children valued by the heuristic.
-        self.ply = int(ply) if self.mix > 0 else 0
-        self._guided = self.bias > 0 or self.minimax > 0 or self.ply > 0
-        self.fpu = bool(fpu) and self._guided
-        self.heuristic = heuristic
-        self.heuristic_weights = np.ascontiguousarray(heuristic_weights)
         budget = (
             f"{self.simulations}sims"
             if self.simulations is not None
@@ -650,6 +664,16 @@ class MCTSAgent:
         self.name = name if name is not None else f"mcts-{budget}"
         self.threads = int(threads)
         self.parallel = parallel
+        self._start_streams()
+        self._root_player = 0
+        self._speed = 0.0
+        """Simulations a second (all threads, wall clock) of the last tree search: a timed pool's size."""
+        self.last_result: SearchResult | None = None
+        """The SearchResult behind the last ``act`` (for logs and displays)."""
+        self._stop = StopSignal()
+
+    def _start_streams(self) -> None:
+        """The threads' random streams, paths and trees."""
         base_seed = self.seed if self.seed is not None else int.from_bytes(os.urandom(8), "little")
         # Tree 0 draws from the seed's own stream (one thread searches as it always did); the others from
         # streams derived from (seed, tree).
@@ -659,14 +683,8 @@ class MCTSAgent:
         ]
         self._rng = self._rngs[0]
         self._paths = [np.zeros(MAX_DEPTH, dtype=np.int64) for _ in range(self.threads)]
-        self._trees = [Tree() for _ in range(self.threads if parallel == "root" else 1)]
+        self._trees = [Tree() for _ in range(self.threads if self.parallel == "root" else 1)]
         self._tree = self._trees[0]
-        self._root_player = 0
-        self._speed = 0.0
-        """Simulations a second (all threads, wall clock) of the last tree search: a timed pool's size."""
-        self.last_result: SearchResult | None = None
-        """The SearchResult behind the last ``act`` (for logs and displays)."""
-        self._stop = StopSignal()
 
     # -- the Agent protocol ---------------------------------------------------------
 
@@ -740,7 +758,7 @@ class MCTSAgent:
         budget = min(MAX_SIMULATIONS if self.simulations is None else self.simulations, MAX_VISITS - reused)
         searched = time.perf_counter()
         if self.evaluator is not None:
-            evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.c, self.solver)
+            evaluator = _EvaluatorSearch(tree, self.evaluator, self._root_player, self.config)
             simulations = evaluator.run(budget, deadline, self._stop)
         elif self.threads > 1:
             pools = tree.pools(self.threads)
@@ -879,7 +897,8 @@ class MCTSAgent:
             tree.start(p, o, capacity(0))
         self._root_player = player
         if tree.nodes[tree.root]["first"] < 0:
-            expand(tree.nodes, tree.meta, tree.root, self.solver, self._guided, self.heuristic, self.heuristic_weights)
+            guided = self.config.guided
+            expand(tree.nodes, tree.meta, tree.root, self.solver, guided, self.heuristic, self.heuristic_weights)
 
     def _search_loop(
         self,
@@ -900,11 +919,7 @@ class MCTSAgent:
         shared = self.threads > len(self._trees)
         nodes, root = tree.nodes, tree.root
         rng, path = self._rngs[i], self._paths[i]
-        policy = bb.CORNER_AWARE if self.informed else bb.UNIFORM
-        knobs = (
-            self.c, rng, path, self.solver, policy, self.bias, self.mix, self.ply, self.fpu, self.minimax,
-            self.heuristic, self.heuristic_weights,
-        )  # fmt: skip
+        knobs = (self.config.record, rng, path, self.heuristic, self.heuristic_weights)
         done = 0
         rate = float(_SIMULATIONS_PER_SECOND)
         while nodes[root]["status"] == UNKNOWN and not (stop is not None and stop.is_set()):

@@ -10,7 +10,8 @@ and the pool's size.
 
 The kernels are the parts of one iteration (``descend`` with ``select``,
 ``prepare_leaf`` with ``expand``, ``backup``) and ``simulate``, which runs many
-iterations with a playout and a static evaluation at the leaves. Static
+iterations with a playout and a static evaluation at the leaves, as an
+``MCTSConfig`` says (its ``record``, one argument). Static
 evaluations are ``LeafValue`` functions passed in (numba first-class functions),
 so a learned evaluation replaces the hand-written one without recompiling the
 search. ``Tree`` is the pool on the Python side: a new tree, a reused subtree,
@@ -18,7 +19,7 @@ and what a search reads from the root; ``combine_roots`` merges the roots of
 independent trees (root-parallel search).
 
 Several threads may grow one tree at once (``simulate_shared``, with
-``descend_shared`` and ``backup_shared``): each takes new nodes from its own
+``descend`` and ``prepare_leaf`` of a ``shared`` tree and ``backup_shared``): each takes new nodes from its own
 part of the array (``Tree.pools``), a node is expanded by the one thread that
 ``claim``s it and its children are ``publish``ed by the write of ``first``,
 after them (readers take ``first``, then ``nchild``: ``published_children``);
@@ -44,7 +45,9 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.types import boolean, float64, int64, uint64
 
-from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, playout, popcount
+from agents.search.mcts_config import CONFIG_TYPE, MCTSConfig
+from agents.search.selection import puct_score
+from reversi_env.bitboard import CORNER_AWARE, U0, U1, UNIFORM, flips, legal_moves, lowest_square, playout, popcount
 from reversi_env.notation import PASS
 
 NODE_DTYPE = np.dtype(
@@ -303,16 +306,16 @@ def _child_status(tree: np.ndarray, node: np.int64) -> np.uint8:
 
 
 @njit(cache=True)
-def select(
-    tree: np.ndarray, node: np.int64, c: np.float64, puct: bool, bias: np.float64, fpu: bool, alpha: np.float64
-) -> np.int64:
+def select(tree: np.ndarray, node: np.int64, config: MCTSConfig, puct: bool) -> np.int64:
     """The child to descend into: UCT (unvisited children first, best
-    heuristic first) plus ``bias * heuristic / (visits + 1)``, or PUCT;
-    children proven lost for the mover are skipped while others remain.
-    With ``fpu`` an unvisited child is not tried first but scored as if
-    visited once with its prior (its static value) as the result. With
-    ``alpha > 0`` a visited child's mean counts ``1 - alpha`` and its prior
-    (then its minimax value, see ``backup_minimax``) ``alpha``."""
+    heuristic first) plus ``bias * heuristic / (visits + 1)``, or PUCT
+    (``selection.puct_score``); children proven lost for the mover are skipped
+    while others remain. With ``fpu`` an unvisited child is not tried first but
+    scored as if visited once with its prior (its static value) as the result.
+    With ``minimax > 0`` a visited child's mean counts ``1 - minimax`` and its
+    prior (then its minimax value, see ``backup_minimax``) ``minimax``.
+    ``config`` is an ``MCTSConfig.record``."""
+    c, bias, alpha = config.c, config.bias, config.minimax
     nd = tree[node]
     n_parent = np.float64(max(nd.visits, 1))
     explore = math.log(n_parent) if not puct else math.sqrt(n_parent)
@@ -330,10 +333,9 @@ def select(
             # A proven draw is worth exactly 0 and has nothing left to explore.
             score = 0.0
         elif puct:
-            q = 0.0 if n == 0 else ch.value / n
-            score = q + c * ch.prior * explore / (1.0 + n)
+            score = puct_score(ch.value, n, ch.prior, c, explore)
         elif n == 0:
-            score = ch.prior * (1.0 + bias) + c * math.sqrt(explore) if fpu else 1e9 + ch.prior
+            score = ch.prior * (1.0 + bias) + c * math.sqrt(explore) if config.fpu else 1e9 + ch.prior
         else:
             q = ch.value / n if alpha == 0.0 else (1.0 - alpha) * ch.value / n + alpha * ch.prior
             score = q + c * math.sqrt(explore / n) + bias * ch.prior / (n + 1.0)
@@ -344,28 +346,41 @@ def select(
 
 
 @njit(cache=True)
+def published_children(tree: np.ndarray, node: np.int64) -> tuple[np.int64, np.int64]:
+    """``node``'s children block as ``(first, count)``, read once and in order:
+    ``first`` by ``published_first`` (acquire), then ``nchild``. A node another
+    thread is expanding reads as unexpanded (``first < 0``, no children) or as
+    its whole block, never as a published ``first`` with a stale ``nchild``."""
+    first = np.int64(published_first(tree, node))
+    if first < 0:
+        return first, np.int64(0)
+    return first, np.int64(tree[node].nchild)
+
+
+@njit(cache=True)
 def descend(
-    tree: np.ndarray,
-    root: np.int64,
-    c: np.float64,
-    puct: bool,
-    bias: np.float64,
-    fpu: bool,
-    alpha: np.float64,
-    path: np.ndarray,
+    tree: np.ndarray, root: np.int64, config: MCTSConfig, puct: bool, shared: bool, path: np.ndarray
 ) -> np.int64:
-    """Select from ``root`` to a leaf (unexpanded, finished or proven); the
-    path goes into ``path``; returns its last index."""
+    """Select (``select``, by ``config``, an ``MCTSConfig.record``) from ``root``
+    to a leaf (unexpanded, finished or proven); the path goes into ``path``;
+    returns its last index. In a tree other threads are searching (``shared``)
+    each node on the path gets its visit at once and a virtual loss
+    (``VIRTUAL_LOSS``) until the backup (``backup_shared``), so the next
+    thread's descent turns elsewhere."""
     node = root
     d = np.int64(0)
     path[0] = root
+    if shared:
+        add_visits(tree, root, np.int32(1))
     while d < path.shape[0] - 2:
-        nd = tree[node]
-        if (nd.status != UNKNOWN and node != root) or nd.first < 0 or nd.nchild == 0:
+        if (tree[node].status != UNKNOWN and node != root) or published_children(tree, node)[1] == 0:
             break
-        node = select(tree, node, c, puct, bias, fpu, alpha)
+        node = select(tree, node, config, puct)
         d += 1
         path[d] = node
+        if shared:
+            add_visits(tree, node, np.int32(1))
+            add_value(tree, node, -VIRTUAL_LOSS)
     return d
 
 
@@ -396,18 +411,6 @@ def backup(tree: np.ndarray, path: np.ndarray, d: np.int64, r: np.float64, solve
         r = -r
     if solver:
         backup_proof(tree, path, d)
-
-
-@njit(cache=True)
-def published_children(tree: np.ndarray, node: np.int64) -> tuple[np.int64, np.int64]:
-    """``node``'s children block as ``(first, count)``, read once and in order:
-    ``first`` by ``published_first`` (acquire), then ``nchild``. A node another
-    thread is expanding reads as unexpanded (``first < 0``, no children) or as
-    its whole block, never as a published ``first`` with a stale ``nchild``."""
-    first = np.int64(published_first(tree, node))
-    if first < 0:
-        return first, np.int64(0)
-    return first, np.int64(tree[node].nchild)
 
 
 @njit(cache=True)
@@ -450,43 +453,53 @@ def prepare_leaf(
     meta: np.ndarray,
     path: np.ndarray,
     d: np.int64,
-    solver: bool,
-    heuristic: bool,
+    config: MCTSConfig,
+    shared: bool,
     value: LeafValue,
     weights: np.ndarray,
 ) -> np.int64:
-    """Prepare the leaf ``path[d]`` for evaluation: expand it on its second
-    visit and step into its first child (with ``heuristic``, the child of the
-    best static value), or mark a finished game. Returns the new path end."""
-    leaf = path[d]
-    nd = tree[leaf]
-    if nd.status != UNKNOWN or nd.first >= 0:
-        return d
-    if (nd.visits >= 1 or d == 0) and expand(tree, meta, leaf, solver, heuristic, value, weights) and nd.nchild > 0:
-        d += 1
-        path[d] = best_prior(tree, nd.first, nd.nchild)[0] if heuristic else nd.first
-        leaf = path[d]
-        nd = tree[leaf]
-    if solver and nd.first < 0 and legal_moves(nd.p, nd.o) == U0 and legal_moves(nd.o, nd.p) == U0:
-        expand(tree, meta, leaf, solver, heuristic, value, weights)
+    """Prepare the leaf ``path[d]`` for evaluation: expand it (with ``ply=1`` on
+    its first visit, else on its second, stepping into its first child: with
+    ``guided``, the child of the best static value), or mark a finished game.
+    In a ``shared`` tree only the thread that ``claim``s a node expands it, a
+    full pool gives the claim back, and the visits are counted already
+    (``descend``). Returns the new path end."""
+    solver, guided, ply = config.solver, config.guided, config.ply
+    nd = tree[path[d]]
+    # descend counted a shared tree's visit: there "visited before" is 2 visits.
+    ready = ply > 0 or d == 0 or nd.visits >= (2 if shared else 1)
+    if nd.status == UNKNOWN and nd.first == UNEXPANDED and ready and (not shared or claim(tree, path[d])):
+        if not expand(tree, meta, path[d], solver, guided, value, weights):
+            if shared:
+                publish(tree, path[d], np.int32(UNEXPANDED))  # the pool is full: the leaf stays one
+        elif ply == 0 and nd.nchild > 0:
+            d += 1
+            path[d] = best_prior(tree, nd.first, nd.nchild)[0] if guided else nd.first
+            if shared:
+                add_visits(tree, path[d], np.int32(1))
+                add_value(tree, path[d], -VIRTUAL_LOSS)
+    nd = tree[path[d]]
+    if (
+        ply == 0
+        and solver
+        and nd.status == UNKNOWN
+        and nd.first == UNEXPANDED
+        and legal_moves(nd.p, nd.o) == U0
+        and legal_moves(nd.o, nd.p) == U0
+        and (not shared or claim(tree, path[d]))
+    ):
+        expand(tree, meta, path[d], solver, guided, value, weights)  # a finished game: its proof
     return d
 
 
 @njit(cache=True)
 def leaf_result(
-    tree: np.ndarray,
-    leaf: np.int64,
-    rng: np.ndarray,
-    policy: np.int64,
-    mix: np.float64,
-    ply: np.int64,
-    heuristic: bool,
-    value: LeafValue,
-    weights: np.ndarray,
+    tree: np.ndarray, leaf: np.int64, rng: np.ndarray, config: MCTSConfig, value: LeafValue, weights: np.ndarray
 ) -> np.float64:
     """The result of a simulation ending at ``leaf``, for the player who moved
     into it: its proof, a finished game's, or ``(1 - mix) * playout + mix *
-    static`` (see ``simulate``)."""
+    static`` (see ``simulate``; ``config`` is an ``MCTSConfig.record``)."""
+    mix = config.mix
     nd = tree[leaf]
     if nd.status != UNKNOWN:
         return status_value(nd.status)
@@ -495,12 +508,12 @@ def leaf_result(
         return -final_sign(nd.p, nd.o)
     r = np.float64(0.0)
     if mix < 1.0:
-        diff = playout(nd.p, nd.o, rng, policy)
+        diff = playout(nd.p, nd.o, rng, CORNER_AWARE if config.informed_playouts else UNIFORM)
         r = np.float64(-1.0) if diff > 0 else (np.float64(1.0) if diff < 0 else np.float64(0.0))
     if mix > 0.0:
-        if ply > 0 and first >= 0:
+        if config.ply > 0 and first >= 0:
             static = -best_prior(tree, first, count)[1]
-        elif heuristic:
+        elif config.guided:
             static = np.float64(nd.prior)  # the value, for the player who moved into the leaf
         else:
             static = -value(nd.p, nd.o, weights)
@@ -508,102 +521,14 @@ def leaf_result(
     return r
 
 
-# -- the loop ------------------------------------------------------------------------
-
-
-_SIMULATE_SIGNATURE = int64(
-    _NODES, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, int64, boolean, float64,
-    LEAF_VALUE_TYPE, LEAF_WEIGHTS,
-)  # fmt: skip
-"""``simulate``'s explicit signature (see its arguments)."""
-
-
-@njit(
-    _SIMULATE_SIGNATURE,
-    cache=True,
-    nogil=True,  # searches release the GIL, so a GUI thread keeps running
-)
-def simulate(
-    tree: np.ndarray,
-    meta: np.ndarray,
-    root: np.int64,
-    n: np.int64,
-    c: np.float64,
-    rng: np.ndarray,
-    path: np.ndarray,
-    solver: bool,
-    policy: np.int64,
-    bias: np.float64,
-    mix: np.float64,
-    ply: np.int64,
-    fpu: bool,
-    alpha: np.float64,
-    value: LeafValue,
-    weights: np.ndarray,
-) -> np.int64:
-    """``n`` UCT iterations from ``root``; stops early if the root is proven.
-    A leaf's result is ``(1 - mix) * playout + mix * static`` (a playout by
-    ``reversi_env.bitboard.playout`` with ``policy``; ``static`` is ``value``
-    of the leaf, or with ``ply=1`` the best of its children's values: the leaf
-    is then expanded on its first visit, a one-ply search at every leaf);
-    ``bias > 0`` adds progressive bias from ``value``; ``fpu`` scores
-    unvisited children by their value and ``alpha > 0`` mixes minimax values
-    into the means (see ``select`` and ``backup_minimax``). Returns the
-    iterations done."""
-    heuristic = bias > 0 or ply > 0 or alpha > 0
-    for s in range(n):
-        if tree[root].status != UNKNOWN:
-            return np.int64(s)
-        d = descend(tree, root, c, False, bias, fpu, alpha, path)
-        if ply > 0:
-            leaf = path[d]
-            if tree[leaf].status == UNKNOWN and tree[leaf].first < 0:
-                expand(tree, meta, leaf, solver, True, value, weights)
-        else:
-            d = prepare_leaf(tree, meta, path, d, solver, heuristic, value, weights)
-        r = leaf_result(tree, path[d], rng, policy, mix, ply, heuristic, value, weights)
-        backup(tree, path, d, r, solver)
-        if alpha > 0.0:
-            backup_minimax(tree, path, d)
-    return n
-
-
 # -- a tree shared by threads -------------------------------------------------------
-
-
-@njit(cache=True)
-def descend_shared(
-    tree: np.ndarray,
-    root: np.int64,
-    c: np.float64,
-    bias: np.float64,
-    fpu: bool,
-    alpha: np.float64,
-    path: np.ndarray,
-) -> np.int64:
-    """``descend`` in a tree other threads are searching: each node on the path
-    gets its visit at once and a virtual loss (``VIRTUAL_LOSS``) until the
-    backup, so the next thread's descent turns elsewhere."""
-    node = root
-    d = np.int64(0)
-    path[0] = root
-    add_visits(tree, root, np.int32(1))
-    while d < path.shape[0] - 2:
-        if (tree[node].status != UNKNOWN and node != root) or published_children(tree, node)[1] == 0:
-            break
-        node = select(tree, node, c, False, bias, fpu, alpha)
-        d += 1
-        path[d] = node
-        add_visits(tree, node, np.int32(1))
-        add_value(tree, node, -VIRTUAL_LOSS)
-    return d
 
 
 @njit(cache=True)
 def backup_shared(
     tree: np.ndarray, tally: np.ndarray, mine: np.int64, path: np.ndarray, d: np.int64, r: np.float64, solver: bool
 ) -> None:
-    """``backup`` after ``descend_shared``: the visits are counted already, the
+    """``backup`` after a ``shared`` ``descend``: the visits are counted already, the
     virtual losses are taken back as the result goes in; the root's and its
     child's visit and result also go into this thread's row ``mine`` of
     ``tally`` (slot 0 the root, 1 + i its child i), which no other thread
@@ -623,10 +548,78 @@ def backup_shared(
         backup_proof(tree, path, d)
 
 
+# -- the loop ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def iterate(
+    tree: np.ndarray,
+    tally: np.ndarray,
+    mine: np.int64,
+    meta: np.ndarray,
+    root: np.int64,
+    n: np.int64,
+    config: MCTSConfig,
+    rng: np.ndarray,
+    path: np.ndarray,
+    value: LeafValue,
+    weights: np.ndarray,
+    shared: bool,
+) -> np.int64:
+    """The loop of ``simulate`` and, in a ``shared`` tree, of ``simulate_shared``
+    (whose arguments these are; ``tally`` and ``mine`` are read in a shared tree
+    only): ``n`` iterations of descend, prepare the leaf, value it, back up."""
+    for s in range(n):
+        if tree[root].status != UNKNOWN:
+            return np.int64(s)
+        d = descend(tree, root, config, False, shared, path)
+        d = prepare_leaf(tree, meta, path, d, config, shared, value, weights)
+        r = leaf_result(tree, path[d], rng, config, value, weights)
+        if shared:
+            backup_shared(tree, tally, mine, path, d, r, config.solver)
+        else:
+            backup(tree, path, d, r, config.solver)
+        if config.minimax > 0.0:
+            backup_minimax(tree, path, d)
+    return n
+
+
+_SIMULATE_SIGNATURE = int64(_NODES, _INDEX, int64, int64, CONFIG_TYPE, _RNG, _INDEX, LEAF_VALUE_TYPE, LEAF_WEIGHTS)
+"""``simulate``'s explicit signature (see its arguments)."""
+
+
+@njit(
+    _SIMULATE_SIGNATURE,
+    cache=True,
+    nogil=True,  # searches release the GIL, so a GUI thread keeps running
+)
+def simulate(
+    tree: np.ndarray,
+    meta: np.ndarray,
+    root: np.int64,
+    n: np.int64,
+    config: MCTSConfig,
+    rng: np.ndarray,
+    path: np.ndarray,
+    value: LeafValue,
+    weights: np.ndarray,
+) -> np.int64:
+    """``n`` UCT iterations from ``root`` as ``config`` (an ``MCTSConfig.record``)
+    says; stops early if the root is proven. A leaf's result is ``(1 - mix) *
+    playout + mix * static`` (a playout by ``reversi_env.bitboard.playout``,
+    corner-aware with ``informed_playouts``; ``static`` is ``value`` of the
+    leaf, or with ``ply=1`` the best of its children's values: the leaf is then
+    expanded on its first visit, a one-ply search at every leaf); ``bias > 0``
+    adds progressive bias from ``value``; ``fpu`` scores unvisited children by
+    their value and ``minimax > 0`` mixes minimax values into the means (see
+    ``select`` and ``backup_minimax``). Returns the iterations done."""
+    no_tally = np.zeros((0, TALLY_SLOTS, 2))
+    return iterate(tree, no_tally, np.int64(0), meta, root, n, config, rng, path, value, weights, False)
+
+
 _SHARED_SIGNATURE = int64(
-    _NODES, _TALLY, int64, _INDEX, int64, int64, float64, _RNG, _INDEX, boolean, int64, float64, float64, int64,
-    boolean, float64, LEAF_VALUE_TYPE, LEAF_WEIGHTS,
-)  # fmt: skip
+    _NODES, _TALLY, int64, _INDEX, int64, int64, CONFIG_TYPE, _RNG, _INDEX, LEAF_VALUE_TYPE, LEAF_WEIGHTS
+)
 """``simulate_shared``'s explicit signature: ``simulate``'s with the tallies and the thread's row after the tree."""
 
 
@@ -642,16 +635,9 @@ def simulate_shared(
     meta: np.ndarray,
     root: np.int64,
     n: np.int64,
-    c: np.float64,
+    config: MCTSConfig,
     rng: np.ndarray,
     path: np.ndarray,
-    solver: bool,
-    policy: np.int64,
-    bias: np.float64,
-    mix: np.float64,
-    ply: np.int64,
-    fpu: bool,
-    alpha: np.float64,
     value: LeafValue,
     weights: np.ndarray,
 ) -> np.int64:
@@ -660,46 +646,14 @@ def simulate_shared(
     in the shared array, so allocation needs no lock; a leaf is expanded by the
     one thread that claims it (``claim``), a thread that finds it claimed values
     it by its static value; visits and values change without locks, with a
-    virtual loss while a simulation is under way (``descend_shared``), and
+    virtual loss while a simulation is under way (``descend`` of a shared tree), and
     the root's and its children's are tallied exactly in row ``mine`` of
     ``tally`` (``backup_shared``; ``Tree.pools`` makes the rows,
-    ``Tree.gather`` writes them in). With
-    ``ply=0`` a leaf is expanded once it was visited before, as ``simulate``
-    does. Proven statuses and minimax values are plain writes: two threads
-    write the same proof, and a minimax value lost to a race is written again by
-    the next backup through the node. Returns the iterations done."""
-    heuristic = bias > 0 or ply > 0 or alpha > 0
-    for s in range(n):
-        if tree[root].status != UNKNOWN:
-            return np.int64(s)
-        d = descend_shared(tree, root, c, bias, fpu, alpha, path)
-        leaf = path[d]
-        nd = tree[leaf]
-        # descend_shared counted this visit: "visited before" is 2 visits here.
-        ready = ply > 0 or nd.visits >= 2 or d == 0
-        if nd.status == UNKNOWN and nd.first == UNEXPANDED and ready and claim(tree, leaf):
-            if not expand(tree, meta, leaf, solver, heuristic, value, weights):
-                publish(tree, leaf, np.int32(UNEXPANDED))  # the pool is full: the leaf stays one
-            elif ply == 0 and nd.nchild > 0:
-                d += 1
-                path[d] = best_prior(tree, nd.first, nd.nchild)[0] if heuristic else nd.first
-                add_visits(tree, path[d], np.int32(1))
-                add_value(tree, path[d], -VIRTUAL_LOSS)
-        nd = tree[path[d]]
-        if (
-            ply == 0
-            and solver
-            and nd.first == UNEXPANDED
-            and legal_moves(nd.p, nd.o) == U0
-            and legal_moves(nd.o, nd.p) == U0
-            and claim(tree, path[d])
-        ):
-            expand(tree, meta, path[d], solver, heuristic, value, weights)  # a finished game: its proof
-        r = leaf_result(tree, path[d], rng, policy, mix, ply, heuristic, value, weights)
-        backup_shared(tree, tally, mine, path, d, r, solver)
-        if alpha > 0.0:
-            backup_minimax(tree, path, d)
-    return n
+    ``Tree.gather`` writes them in). Proven statuses and minimax values are
+    plain writes: two threads write the same proof, and a minimax value lost
+    to a race is written again by the next backup through the node. Returns
+    the iterations done."""
+    return iterate(tree, tally, mine, meta, root, n, config, rng, path, value, weights, True)
 
 
 # -- reuse between moves -------------------------------------------------------------

@@ -8,13 +8,14 @@ to it, its visits and value sum (from the side of the player who made that
 move), its prior, its pending virtual visits and its children as a block.
 
 One round (``_gather`` then ``_expand_backup``): descend from the root by PUCT,
-``Q + c * P * sqrt(N_parent) / (1 + N)``, adding a virtual loss to every node on
-the way so the next descent of the same round takes another path; finished
-games are backed up at once with their exact result; up to ``batch_size``
-new leaves are collected (a descent that meets a leaf already in the batch ends
-the round). The evaluator scores all leaves of all trees in one call; each leaf
-is expanded with the priors over its legal moves (PASS when it has none) and
-its value is backed up, removing the virtual losses.
+``Q + c * P * sqrt(N_parent) / (1 + N)`` (``agents.search.selection.puct_score``),
+adding a virtual loss to every node on the way so the next descent of the same
+round takes another path; finished games are backed up at once with their exact
+result; up to ``batch_size`` new leaves are collected (a descent that meets a
+leaf already in the batch ends the round). The evaluator scores all leaves of
+all trees in one call; each leaf is expanded with the priors over its legal
+moves (PASS when it has none) and its value is backed up, removing the virtual
+losses.
 
 ``run_searches`` drives several trees at once (the self-play games of a
 worker), so one evaluator call serves them all. Options:
@@ -44,6 +45,7 @@ import numpy as np
 from numba import njit
 
 from agents.search.batch_evaluator import BatchEvaluator
+from agents.search.selection import puct_score
 from agents.search.timecontrol import StopSignal
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount
 from reversi_env.notation import PASS
@@ -111,8 +113,7 @@ def _select_child(tree: np.ndarray, node: np.int64, c_puct: np.float64) -> np.in
         c = first + k
         n = np.float64(tree[c]["visits"] + tree[c]["virtual"])
         # A pending visit counts as a loss for the player moving into c (virtual loss).
-        q = (tree[c]["value"] - tree[c]["virtual"]) / n if n > 0 else 0.0
-        score = q + c_puct * tree[c]["prior"] * sqrt_n / (1.0 + n)
+        score = puct_score(tree[c]["value"] - tree[c]["virtual"], n, tree[c]["prior"], c_puct, sqrt_n)
         if score > best_score:
             best_score = score
             best = c

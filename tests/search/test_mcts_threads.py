@@ -25,7 +25,7 @@ from agents import play_game
 from agents.play.specs import SpecError, make_agent, parse_spec
 from agents.search import mcts as mcts_module
 from agents.search.ladder import RandomAgent
-from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, TEXTBOOK_UCT, MCTSAgent, _Budget, handwritten_value
+from agents.search.mcts import MAX_THREADS, NO_WEIGHTS, TEXTBOOK_UCT, MCTSAgent, MCTSConfig, _Budget, handwritten_value
 from agents.search.mcts_tree import (
     DRAW,
     EXPANDING,
@@ -40,7 +40,7 @@ from agents.search.mcts_tree import (
     backup_shared,
     claim,
     combine_roots,
-    descend_shared,
+    descend,
     expand,
     simulate,
     simulate_shared,
@@ -280,9 +280,12 @@ def test_the_numba_loop_releases_the_gil() -> None:
     tree.start(p, o, 1_000_000)
 
     def search() -> None:
+        config = MCTSConfig(
+            c=1.0, solver=True, informed_playouts=True, bias=1.0, mix=0.8, ply=0, fpu=False, minimax=0.0
+        )
         simulate(
-            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), 1.0, bb.make_rng(1), np.zeros(MAX_DEPTH, np.int64),
-            True, bb.CORNER_AWARE, 1.0, 0.8, 0, False, 0.0, handwritten_value, NO_WEIGHTS,
+            tree.nodes, tree.meta, np.int64(0), np.int64(150_000), config.record, bb.make_rng(1),
+            np.zeros(MAX_DEPTH, np.int64), handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
 
     counted = count_while(search)
@@ -293,12 +296,12 @@ def test_the_numba_loop_releases_the_gil() -> None:
 def search_shared(tree: Tree, threads: int, simulations: int, ply: int = 1, mix: float = 1.0) -> None:
     """``threads`` Python threads, each running ``simulations`` of ``simulate_shared`` on ``tree`` at once."""
     pools = tree.pools(threads)
+    config = MCTSConfig(c=0.5, solver=True, informed_playouts=True, bias=1.0, mix=mix, ply=ply, fpu=True, minimax=0.5)
 
     def work(i: int) -> None:
         simulate_shared(
-            tree.nodes, tree.tally, i, pools[i], np.int64(tree.root), np.int64(simulations), 0.5, bb.make_rng(i),
-            np.zeros(MAX_DEPTH, np.int64), True, bb.CORNER_AWARE, 1.0, mix, ply, True, 0.5, handwritten_value,
-            NO_WEIGHTS,
+            tree.nodes, tree.tally, i, pools[i], np.int64(tree.root), np.int64(simulations), config.record,
+            bb.make_rng(i), np.zeros(MAX_DEPTH, np.int64), handwritten_value, NO_WEIGHTS,
         )  # fmt: skip
 
     workers = [threading.Thread(target=work, args=(i,)) for i in range(threads)]
@@ -382,9 +385,10 @@ def test_virtual_loss_sends_the_second_thread_elsewhere_and_is_taken_back() -> N
     root = tree.nodes[0]
     first, k = int(root["first"]), int(root["nchild"])
     a, b = np.zeros(MAX_DEPTH, np.int64), np.zeros(MAX_DEPTH, np.int64)
-    da = descend_shared(tree.nodes, np.int64(0), 0.5, 1.0, True, 0.5, a)
+    config = MCTSConfig(c=0.5, bias=1.0, fpu=True, minimax=0.5).record
+    da = descend(tree.nodes, np.int64(0), config, False, True, a)
     assert da == 1 and tree.nodes[a[1]]["visits"] == 1 and tree.nodes[a[1]]["value"] == -VIRTUAL_LOSS
-    db = descend_shared(tree.nodes, np.int64(0), 0.5, 1.0, True, 0.5, b)
+    db = descend(tree.nodes, np.int64(0), config, False, True, b)
     assert db == 1 and b[1] != a[1]  # the first child now looks lost: the second descent takes another
     assert root["visits"] == 2
     backup_shared(tree.nodes, tree.tally, 0, a, da, np.float64(0.5), True)
