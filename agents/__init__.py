@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agents.search.evaluation import Evaluator
     from agents.search.ladder import GreedyAgent, PositionalAgent, RandomAgent, ladder_agent
     from agents.search.mcts import MCTSAgent, SearchResult
+    from agents.search.mcts_config import MCTSConfig
 
 _HOMES = {
     "EvaluationReport": "agents.arena.evaluate",
@@ -45,6 +46,7 @@ _HOMES = {
     "ladder_agent": "agents.search.ladder",
     "MCTSAgent": "agents.search.mcts",
     "SearchResult": "agents.search.mcts",
+    "MCTSConfig": "agents.search.mcts_config",
 }
 """The module each public name comes from."""
 
@@ -56,6 +58,7 @@ __all__ = [
     "GameResult",
     "GreedyAgent",
     "MCTSAgent",
+    "MCTSConfig",
     "MatchInterrupted",
     "MoveRecord",
     "OpponentResult",

@@ -36,7 +36,7 @@ exactly instead (``agents.search.endgame``), maximising the final disc differenc
 with a few more a timed search first tries to prove the outcome with the
 alpha-beta engine's endgame (``DEFAULT_ENDGAME_PROOF``).
 
-With an ``evaluator`` (``agents.search.evaluator.Evaluator``) the leaf value comes
+With an ``evaluator`` (``agents.search.evaluation.Evaluator``) the leaf value comes
 from it instead of a playout, and its prior, if any, switches selection to
 PUCT. That path calls Python once per leaf (select and back up stay in numba),
 so it runs at the evaluator's speed.
@@ -74,8 +74,7 @@ from agents.base import state_to_move
 from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_SHARE, prove_outcome
 from agents.search.alphabeta_agent import TIMED_TABLE_ENTRIES
 from agents.search.endgame import solve_root
-from agents.search.evaluation import DISC, Evaluation
-from agents.search.evaluator import Evaluator
+from agents.search.evaluation import DISC, Evaluation, Evaluator
 from agents.search.ladder import evaluate
 from agents.search.mcts_config import (
     DEFAULT_BIAS,
@@ -544,7 +543,7 @@ class MCTSAgent:
         reuse_tree: ``MCTSConfig.reuse_tree``, keep the subtree of the moves played.
         solver: ``MCTSConfig.solver``, MCTS-Solver.
         endgame_exact: ``MCTSConfig.endgame_exact``, the empties of an exact solve at the root.
-        evaluator: a value / prior function in place of playouts (``agents.search.evaluator``;
+        evaluator: a value / prior function in place of playouts (``agents.search.evaluation``;
             PUCT when it returns priors); it runs in Python, once a leaf.
         game_time: seconds for all of this agent's moves in a game, shared out by a ``GameClock``.
         endgame_proof: ``MCTSConfig.endgame_proof``, the empties of a timed search's proof first.

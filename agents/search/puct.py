@@ -2,7 +2,7 @@
 
 The tree is one preallocated numpy array of nodes (``NODE_DTYPE``) walked by
 numba kernels; only the evaluator (a network, or anything that satisfies
-``agents.search.batch_evaluator.BatchEvaluator``) runs outside numba, once per batch
+``agents.search.evaluation.BatchEvaluator``) runs outside numba, once per batch
 of leaves. A node holds its position from the mover's side, the move that led
 to it, its visits and value sum (from the side of the player who made that
 move), its prior, its pending virtual visits and its children as a block.
@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from agents.search.batch_evaluator import BatchEvaluator
+from agents.search.evaluation import BatchEvaluator
 from agents.search.selection import puct_score
 from agents.search.timecontrol import StopSignal
 from reversi_env.bitboard import U0, U1, flips, legal_moves, lowest_square, popcount

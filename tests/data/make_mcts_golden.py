@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.search.batch_evaluator import BatchEvaluator
+from agents.search.evaluation import BatchEvaluator
 from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
 from agents.search.puct import PUCTConfig, PUCTTree, run_searches
 from reversi_env import GameState
