@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli
 
 from agents.base import Agent
-from agents.clocks import Clock, TimeControl
+from agents.clocks import Clock, TimeControl, TimeLeft
 from agents.play.match import play_game
 from agents.play.referee import Referee, Verdict, tries_phrase
 from agents.play.result import LOSING_REASONS, REASONS, GameResult, Reason
@@ -252,3 +252,38 @@ def test_the_window_takes_a_game_clock_from_its_command_line() -> None:
     control = GameControl("random", mode="humans", time_control=time_control(args))
     assert control.flow.time_control == TimeControl(move=30.0, clock=600.0, increment=5.0, moves_to_go=40)
     assert control.flow.time_left() == pytest.approx(30.0, abs=0.5)  # the move's limit is the tighter
+
+
+def test_overtime_follows_the_clock_and_starts_again_each_period() -> None:
+    clock = Clock(TimeControl(clock=2.0, overtime=10.0, overtime_moves=5))
+    assert clock.allowance() == 12.0  # the main time and then the first period
+    clock.punch(2.5)  # over the main time: the half second comes off the first period
+    assert (clock.left, clock.moves_left, clock.in_overtime) == (9.5, 5, True)
+    assert clock.allowance() == 9.5
+    for _ in range(5):
+        clock.punch(1.0)
+    assert (clock.left, clock.moves_left) == (10.0, 5)  # the period's moves played: a new period
+    grace = Clock(TimeControl(clock=5.0, increment=1.0, overtime=120.0))  # GGF's TI[5/1/2:00]
+    grace.punch(7.0)
+    assert (grace.left, grace.moves_left, grace.in_overtime) == (119.0, None, True)
+    grace.punch(100.0)
+    assert grace.left == 20.0  # the rest of the game on one grace, the increment still added
+    assert TimeControl(clock=600.0, overtime=30.0, overtime_moves=5).describe() == (
+        "600 s a side, then 30 s for every 5 moves"
+    )
+    assert TimeControl(clock=5.0, overtime=120.0).describe() == "5 s a side, then 120 s for the rest of the game"
+
+
+def test_a_player_sees_the_rule_and_its_clock_as_it_stands() -> None:
+    control = TimeControl.parse_clock("40/300+2", move=60.0)
+    referee = Referee(time_control=control)
+    referee.play(parse_action("D3"), 10.0)
+    referee.play(parse_action("C3"), 1.0)
+    referee.reject("X tried 'Z9': not a square", 4.0)
+    left = referee.clocks[BLACK].reading(referee.used)
+    assert left == TimeLeft(control, 56.0, 288.0, 39)  # the move's 60 less the try; 300 - 10 + 2 - 4
+    assert control.clock_text() == "40/300+2" and TimeControl.parse_clock(control.clock_text(), 60.0) == control
+    assert TimeLeft.of(5.0) == TimeLeft(TimeControl(), 5.0) and TimeLeft.of(None).seconds is None
+    assert TimeLeft.of(left) is left
+    with pytest.raises(TypeError):
+        TimeLeft.of("5")  # type: ignore[arg-type]
