@@ -210,6 +210,11 @@ class Clock:
         before it gets more, in overtime or not (a GTP ``time_left``, a ``TimeLeft``)."""
         self.left, self.moves_left, self.in_overtime = float(left), moves, overtime
 
+    def charge(self, seconds: float) -> None:
+        """Take ``seconds`` of a turn that played no move (a game stopped for an undo) off the clock."""
+        if self.left is not None:
+            self.left -= seconds
+
     def punch(self, seconds: float) -> None:
         """A move of ``seconds`` is played: take them off the game clock, add the
         increment and, when a period's moves are played, the next period's time;

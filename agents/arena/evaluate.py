@@ -37,19 +37,10 @@ from agents.arena.tournament import (
 )
 from agents.base import Agent, close_agent
 from agents.play.adapters import adapt
-from agents.play.match import LOSING_REASONS, play_game
+from agents.play.match import LOSING_REASONS, Reason, play_game
 
 Player = Agent | str
 """A seat's player: an Agent, or a player spec built where its game runs."""
-
-LOST_BY = {
-    "illegal": "illegal moves",
-    "error": "an exception",
-    "timeout": "time",
-    "tamper": "changing the board",
-    "resign": "resigning",
-}
-"""How the report words each reason a player loses whatever the discs say (``LOSING_REASONS``)."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +115,7 @@ class EvaluationReport:
         ]
         title = f"{self.policy}: {self.games} games per opponent (both colours), seed {self.seed}"
         notes = [
-            f"{self.policy} lost {count} of {r.games} games against {r.name} by {LOST_BY.get(reason, reason)}"
+            f"{self.policy} lost {count} of {r.games} games against {r.name} by {Reason(reason).lost_by}"
             for r in self.results
             for reason, count in sorted(r.forfeits.items())
         ]
