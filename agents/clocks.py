@@ -87,6 +87,19 @@ class TimeControl:
         return cls(move=seconds)
 
     @classmethod
+    def of(cls, rule: TimeControl | float | None) -> TimeControl:
+        """``rule`` as a TimeControl: a bare number of seconds (or None, no limit) is a move's limit.
+
+        Raises:
+            ValueError: a number of seconds out of range.
+        """
+        return rule if isinstance(rule, TimeControl) else cls.per_move(rule)
+
+    def load_limit(self) -> float | None:
+        """The seconds a player may take to load: a move's, else the game clock's (None: no limit)."""
+        return self.move if self.move is not None else self.clock
+
+    @classmethod
     def parse_clock(cls, text: str, move: float | None = None) -> TimeControl:
         """A game clock from ``[MOVES/]SECONDS[+INCREMENT]``: "300" (5 minutes a side),
         "300+2" (2 s more after each move), "40/5400" (40 moves in 90 minutes, then as

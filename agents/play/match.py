@@ -210,7 +210,7 @@ def _as_agent(player: object, color: Player, control: TimeControl) -> Agent:
     if isinstance(player, Agent):
         return player
     if isinstance(player, str):
-        agent: Agent = build_player(player, color, time_limit=_load_time(control), isolate=True, time_control=control)
+        agent: Agent = build_player(player, color, time_limit=control.load_limit(), isolate=True, time_control=control)
         return agent
     return adapt(player, color=color)
 
@@ -292,11 +292,6 @@ def play_game(
                         close()
 
 
-def _load_time(control: TimeControl) -> float | None:
-    """The seconds a player built here may take to load: a move's, else the game clock's."""
-    return control.move if control.move is not None else control.clock
-
-
 class _Match:
     """The seats of one game: each player's calls (a timed player in this
     thread, any other in its own) and what came back, pushed to the referee."""
@@ -350,7 +345,7 @@ class _Match:
         for color, agent in enumerate(self.players):
             reset = getattr(agent, "reset", None)
             if callable(reset) and not self.referee.over:
-                limit = _load_time(self.referee.time_control)
+                limit = self.referee.time_control.load_limit()
                 out = self.call(color, limit, reset)
                 who = PLAYER_NAMES[color]
                 if out.kind == "timeout":

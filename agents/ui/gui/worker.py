@@ -74,13 +74,13 @@ class AIWorker:
             stop_agent(agent)
 
     def start(
-        self, spec: str, color: Player, state: GameState, seed: int | None, limit: TimeLeft | float | None = None
+        self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: TimeLeft | float | None = None
     ) -> None:
         """Search ``state`` for ``color`` with a fresh player built from ``spec``, told
-        ``limit`` (its ``TimeLeft``, or a move's seconds): stopped after its seconds if it
+        ``time_limit`` (its ``TimeLeft``, or a move's seconds): stopped after its seconds if it
         keeps its own clock; a search on the game's clock shares that clock out."""
-        left = TimeLeft.of(limit)
-        time_limit = left.seconds
+        left = TimeLeft.of(time_limit)
+        seconds = left.seconds
         self.started = time.perf_counter()
         generation, answers, searching, lock = self.generation, self._answers, self._searching, self._lock
         observation = observe(state, color)
@@ -89,7 +89,7 @@ class AIWorker:
             t0 = time.perf_counter()
             agent = None
             try:
-                agent = build_player(spec, color, seed=seed, time_limit=time_limit, time_control=left.control)
+                agent = build_player(spec, color, seed=seed, time_limit=seconds, time_control=left.control)
                 with lock:
                     searching[generation] = agent
                 if generation != self.generation:
