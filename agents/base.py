@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from agents.clocks import TimeLeft
 from reversi_env.errors import InvalidMoveError, InvalidPositionError
 from reversi_env.observation import Observation, state_from_observation
 from reversi_env.state import BLACK, GameState
@@ -72,16 +73,37 @@ class MoveTimeout(Exception):  # noqa: N818 - a verdict: the move came too late
 
 @runtime_checkable
 class TimedAgent(Agent, Protocol):
-    """An agent that keeps its own clock: ``act_timed(observation, timeout)``
-    returns within ``timeout`` seconds (None: no limit) or raises MoveTimeout.
+    """An agent that keeps its own clock: ``act_timed(observation, limit)``
+    returns within ``limit`` (a ``TimeLeft``: the rule, the seconds the move may
+    take, its side's clock; a bare number of seconds or None, no limit, says the
+    move's limit alone: ``TimeLeft.of``) or raises MoveTimeout.
 
     Out-of-process players (``agents.play.isolation``, GTP engines) and the
     terminal human are timed agents: ``play_game`` calls them in its own thread
     and relies on them to stop, instead of abandoning a thread."""
 
-    def act_timed(self, observation: Observation, timeout: float | None) -> int:
-        """The action to play, within ``timeout`` seconds."""
+    def act_timed(self, observation: Observation, limit: TimeLeft | float | None) -> int:
+        """The action to play, within ``limit``."""
         ...
+
+
+@runtime_checkable
+class ClockedAgent(Agent, Protocol):
+    """An agent that shares out a game clock itself (a search on the game's clock):
+    before each move it is asked for, the seat tells it its side's time
+    (``see_time``), and its ``act`` budgets from that. Unlike a timed agent it is
+    not relied on to stop in time: it runs where any agent runs, and is abandoned
+    (and stopped) when late."""
+
+    def see_time(self, left: TimeLeft) -> None:
+        """The side's time at the start of the move about to be asked for."""
+        ...
+
+
+def tell_time(agent: object, left: TimeLeft) -> None:
+    """``agent.see_time(left)`` if it reads the clock (``ClockedAgent``)."""
+    if isinstance(agent, ClockedAgent):
+        agent.see_time(left)
 
 
 def reset_agent(agent: object) -> None:

@@ -12,13 +12,14 @@ from typing import Any
 
 from agents.arena.games import play_scheduled
 from agents.arena.schedule import ScheduledGame, Tournament
+from agents.clocks import TimeControl
 from agents.cluster import check_reachable
 from agents.play import waits
 from agents.play.isolation import bounded
 from agents.play.processes import how_it_ended
 
-PlayGame = Callable[[ScheduledGame, float | None, int], dict[str, Any]]
-"""``play(game, time_limit, max_illegal) -> record``: how a worker plays one scheduled game."""
+PlayGame = Callable[[ScheduledGame, TimeControl, int], dict[str, Any]]
+"""``play(game, time_control, max_illegal) -> record``: how a worker plays one scheduled game."""
 
 
 def _worker(conn: Any, parent: int) -> None:
@@ -48,9 +49,9 @@ def _worker(conn: Any, parent: int) -> None:
             return
         if job is None:
             return
-        play, game, time_limit, max_illegal = job
+        play, game, time_control, max_illegal = job
         try:
-            conn.send(play(game, time_limit, max_illegal))
+            conn.send(play(game, time_control, max_illegal))
         except Exception:
             conn.send({"type": "crash", "details": bounded(traceback.format_exc())})
 
@@ -97,7 +98,7 @@ def run_pool(
     queue = deque(todo)
     attempts = dict.fromkeys((g.game_id for g in todo), 0)
     workers = [_WorkerProcess(context) for _ in range(min(jobs, len(todo)))]
-    job = (play, tournament.time_limit, tournament.max_illegal)
+    job = (play, tournament.time_control, tournament.max_illegal)
     try:
         while queue or any(w.game is not None for w in workers):
             for w in workers:
@@ -133,9 +134,9 @@ def run_pool(
             w.stop()
 
 
-def _play_one(play: PlayGame, game: ScheduledGame, time_limit: float | None, max_illegal: int) -> dict[str, Any]:
-    """``play(game, time_limit, max_illegal)``: a Ray task (Ray builds its tasks from functions, not partials)."""
-    return play(game, time_limit, max_illegal)
+def _play_one(play: PlayGame, game: ScheduledGame, time_control: TimeControl, max_illegal: int) -> dict[str, Any]:
+    """``play(game, time_control, max_illegal)``: a Ray task (Ray builds its tasks from functions, not partials)."""
+    return play(game, time_control, max_illegal)
 
 
 def run_ray(
@@ -164,7 +165,7 @@ def run_ray(
         started = True
     task = ray.remote(max_retries=max_attempts - 1)(_play_one)  # retries: the tries after the first
     shared = ray.put(play)  # stored once, not sent with every game
-    pending = [task.remote(shared, g, tournament.time_limit, tournament.max_illegal) for g in todo]
+    pending = [task.remote(shared, g, tournament.time_control, tournament.max_illegal) for g in todo]
     names = {ref: g.game_id for ref, g in zip(pending, todo, strict=True)}
     try:
         while pending:

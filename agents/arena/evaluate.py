@@ -36,20 +36,12 @@ from agents.arena.tournament import (
     player_key,
 )
 from agents.base import Agent, close_agent
+from agents.clocks import TimeControl
 from agents.play.adapters import adapt
-from agents.play.match import LOSING_REASONS, play_game
+from agents.play.match import LOSING_REASONS, Reason, play_game
 
 Player = Agent | str
 """A seat's player: an Agent, or a player spec built where its game runs."""
-
-LOST_BY = {
-    "illegal": "illegal moves",
-    "error": "an exception",
-    "timeout": "time",
-    "tamper": "changing the board",
-    "resign": "resigning",
-}
-"""How the report words each reason a player loses whatever the discs say (``LOSING_REASONS``)."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +116,7 @@ class EvaluationReport:
         ]
         title = f"{self.policy}: {self.games} games per opponent (both colours), seed {self.seed}"
         notes = [
-            f"{self.policy} lost {count} of {r.games} games against {r.name} by {LOST_BY.get(reason, reason)}"
+            f"{self.policy} lost {count} of {r.games} games against {r.name} by {Reason(reason).lost_by}"
             for r in self.results
             for reason, count in sorted(r.forfeits.items())
         ]
@@ -132,7 +124,7 @@ class EvaluationReport:
 
 
 def play_seated(
-    game: ScheduledGame, time_limit: float | None, max_illegal: int, *, seats: Mapping[str, Player]
+    game: ScheduledGame, time_control: TimeControl | float | None, max_illegal: int, *, seats: Mapping[str, Player]
 ) -> dict[str, Any]:
     """The arena's ``play_scheduled`` with the players looked up by the game's names in ``seats``:
     an Agent plays as it is, a spec is built (and closed) here with the game's seed.
@@ -140,6 +132,7 @@ def play_seated(
     Returns:
         The game's results-file record; a spec that cannot start loses the game ("error").
     """
+    control = TimeControl.of(time_control)
     started = time.time()
     start = Opening.parse(game.opening).state()
     players: list[Agent] = []
@@ -149,12 +142,12 @@ def play_seated(
             player = seats[name]
             if isinstance(player, str):
                 try:
-                    player = build_agent(player, colour, game.agent_seed(("black", "white")[colour]), time_limit)
+                    player = build_agent(player, colour, game.agent_seed(("black", "white")[colour]), control)
                 except Exception as e:  # as in a tournament: that side loses this game, the others go on
                     return make_record(game, forfeit(game, colour, start, f"cannot start: {e}"), started=started)
                 built.append(player)
             players.append(player)
-        result = play_game(players[0], players[1], time_limit=time_limit, max_illegal=max_illegal, start=start)
+        result = play_game(players[0], players[1], time_control=control, max_illegal=max_illegal, start=start)
         return make_record(game, result, started=started)
     finally:
         for agent in built:
@@ -171,6 +164,7 @@ def evaluate(
     time_limit: float | None = None,
     max_illegal: int = 3,
     jobs: int = 1,
+    clock: TimeControl | None = None,
     backend: str = "local",
     address: str | None = None,
 ) -> EvaluationReport:
@@ -194,6 +188,9 @@ def evaluate(
         seed: the seed of the openings and of every game.
         opening_plies: random legal plies of each opening.
         time_limit: seconds a move (None: no limit); a move over it loses the game.
+        clock: a game clock for each side (``TimeControl.parse_clock("300+2")``: its
+            increment and moves to go); running out loses the game. A search given no
+            budget of its own plays on it.
         max_illegal: illegal moves at one turn that lose the game.
         jobs: local worker processes (1: this process, unless there is a time limit).
         backend: ``"local"`` or ``"ray"`` (Ray tasks, on ``address`` or a local instance).
@@ -225,9 +222,10 @@ def evaluate(
         seed=seed,
         time_limit=time_limit,
         max_illegal=max_illegal,
+        clock=clock,
     )
-    check_specs(dict.fromkeys(p for p in seats.values() if isinstance(p, str)), time_limit)
-    if backend == "ray" or jobs > 1 or time_limit is not None:
+    check_specs(dict.fromkeys(p for p in seats.values() if isinstance(p, str)), tournament.time_control)
+    if backend == "ray" or jobs > 1 or not tournament.time_control.unlimited:
         _check_sendable(seats, backend)
     records: list[dict[str, Any]] = []
     play = functools.partial(play_seated, seats=seats)

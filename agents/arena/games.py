@@ -12,16 +12,19 @@ from typing import Any
 from agents.arena.openings import Opening
 from agents.arena.schedule import MCTS_TIME, ScheduledGame
 from agents.base import Agent, close_agent
+from agents.clocks import TimeControl
 from agents.play.isolation import bounded, build_player
 from agents.play.match import GameResult, play_game
 from reversi_env.state import GameState
 
 
-def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = None) -> Agent:
+def build_agent(spec: str, colour: int, seed: int, time_control: TimeControl | float | None = None) -> Agent:
     """The agent a spec names, playing ``colour``, seeded with ``seed`` unless
-    the spec sets its own seed (which then holds in every game); other
-    people's code runs in a process of its own, with a time limit or without
+    the spec sets its own seed (which then holds in every game), under the
+    games' ``time_control`` (a bare number: seconds a move); other people's
+    code runs in a process of its own, with a time limit or without
     (``build_player``)."""
+    control = TimeControl.of(time_control)
     from agents.play.specs import parse_spec
 
     if parse_spec(spec).kind == "human":
@@ -29,31 +32,42 @@ def build_agent(spec: str, colour: int, seed: int, time_limit: float | None = No
     # Unattended, and our stdout carries the table and --json -: no stdin for
     # other people's code, and what it prints goes to stderr.
     agent: Agent = build_player(
-        spec, colour, seed=seed, default_time=MCTS_TIME, time_limit=time_limit, isolate=True, protocol=True
+        spec,
+        colour,
+        seed=seed,
+        default_time=MCTS_TIME,
+        time_limit=control.load_limit(),
+        isolate=True,
+        protocol=True,
+        time_control=control,
     )
     return agent
 
 
-def play_scheduled(game: ScheduledGame, time_limit: float | None = 60.0, max_illegal: int = 3) -> dict[str, Any]:
-    """Build both agents from their specs, play the game, return its record.
+def play_scheduled(
+    game: ScheduledGame, time_limit: TimeControl | float | None = 60.0, max_illegal: int = 3
+) -> dict[str, Any]:
+    """Build both agents from their specs, play the game under ``time_limit`` (the
+    tournament's ``TimeControl``, or a bare number: seconds a move), return its record.
 
     This runs inside worker processes and Ray tasks: everything it takes and
     returns is plain data. Agents with a ``close()`` (external engines) are
     closed afterwards.
     """
+    control = TimeControl.of(time_limit)
     players: list[Agent] = []
     t0 = time.time()
     start = Opening.parse(game.opening).state()
     try:
         for colour, spec in enumerate((game.black, game.white)):
             try:
-                players.append(build_agent(spec, colour, game.agent_seed(("black", "white")[colour]), time_limit))
+                players.append(build_agent(spec, colour, game.agent_seed(("black", "white")[colour]), control))
             except Exception as e:  # a player that cannot start loses this game, and the tournament goes on
                 return make_record(game, forfeit(game, colour, start, f"cannot start: {e}"), started=t0)
         result = play_game(
             players[0],
             players[1],
-            time_limit=time_limit,
+            time_control=control,
             max_illegal=max_illegal,
             start=start,
         )

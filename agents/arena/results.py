@@ -214,9 +214,9 @@ def extends(tournament: Tournament, data: ResultsData) -> bool:
     (same seed and rules; more agents or more games per pairing), so resuming
     with it adds only the new games: a new checkpoint joins the pool this way."""
     old = data.tournament
-    if old is None or (old.seed, old.time_limit, old.max_illegal) != (
+    if old is None or (old.seed, old.time_control, old.max_illegal) != (
         tournament.seed,
-        tournament.time_limit,
+        tournament.time_control,
         tournament.max_illegal,
     ):
         return False

@@ -4,6 +4,7 @@ with which seed; what tells two players apart (``player_key``).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 from collections.abc import Sequence
@@ -11,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.arena.openings import Opening, random_openings
+from agents.clocks import TimeControl
 from agents.limits import MAX_SECONDS
 from agents.play.specs import SpecError, canonical_spec
 
@@ -61,7 +63,8 @@ def derive_seed(*parts: object) -> int:
 @dataclass
 class Tournament:
     """What to play: the agents (player specs), the mode, the games per pairing,
-    the openings, the seed and the match rules. Its ``schedule()`` lists the games."""
+    the openings, the seed and the match rules (``time_control``: ``time_limit``
+    seconds a move and a game ``clock``). Its ``schedule()`` lists the games."""
 
     agents: list[str]
     mode: str = "round-robin"
@@ -70,6 +73,15 @@ class Tournament:
     seed: int = 0
     time_limit: float | None = 60.0
     max_illegal: int = 3
+    clock: TimeControl | None = None
+    """Each side's game clock (its increment and moves to go), or None; ``time_limit`` is the move's limit."""
+
+    @property
+    def time_control(self) -> TimeControl:
+        """The games' time rule: ``time_limit`` seconds a move and the ``clock``."""
+        if self.clock is None:
+            return TimeControl.per_move(self.time_limit)
+        return dataclasses.replace(self.clock, move=self.time_limit)
 
     def __post_init__(self) -> None:
         if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):
@@ -78,6 +90,12 @@ class Tournament:
         tl = self.time_limit
         if tl is not None and (isinstance(tl, bool) or not isinstance(tl, (int, float)) or not 0 < tl <= MAX_SECONDS):
             raise ValueError(f"time_limit must be None or seconds > 0 and <= {MAX_SECONDS:g}, got {tl!r}")
+        clock = self.clock
+        if clock is not None and (
+            not isinstance(clock, TimeControl)
+            or clock != TimeControl.parse_clock(clock.clock_text() or "0")  # what the results file can hold
+        ):
+            raise ValueError(f"clock must be None or a game clock as --clock writes it, got {clock!r:.200}")
         for key in ("seed", "max_illegal"):
             value = getattr(self, key)
             if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "seed" else 1):
@@ -119,6 +137,7 @@ class Tournament:
         seed: int = 0,
         time_limit: float | None = 60.0,
         max_illegal: int = 3,
+        clock: TimeControl | None = None,
     ) -> Tournament:
         """A tournament with ``games // 2`` openings per pairing: the first ones of
         ``openings`` if given, else random ``opening_plies``-ply ones from ``seed``."""
@@ -133,7 +152,7 @@ class Tournament:
             if len(openings) < needed:
                 raise ValueError(f"{games} games per pairing need {needed} openings, the file has {len(openings)}")
             chosen = list(openings[:needed])
-        return cls(list(agents), mode, games, [o.name for o in chosen], seed, time_limit, max_illegal)
+        return cls(list(agents), mode, games, [o.name for o in chosen], seed, time_limit, max_illegal, clock)
 
     def pairings(self) -> list[tuple[str, str]]:
         """The pairs that meet: all pairs, or the first agent against each other one."""
@@ -152,8 +171,13 @@ class Tournament:
         return games
 
     def to_dict(self) -> dict[str, Any]:
-        """The tournament as plain JSON data (the results file's first line)."""
-        return asdict(self)
+        """The tournament as plain JSON data (the results file's first line); a clock as
+        ``parse_clock`` reads it ("300+2"), and none left out."""
+        data = asdict(self)
+        del data["clock"]
+        if self.clock is not None:
+            data["clock"] = self.clock.clock_text()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Tournament:
@@ -161,6 +185,11 @@ class Tournament:
         if not isinstance(data, dict):
             raise ValueError(f"a tournament record is a JSON object, got {type(data).__name__}")
         fields = {k: data[k] for k in cls.__dataclass_fields__ if k in data}
+        if "clock" in fields:
+            try:
+                fields["clock"] = TimeControl.parse_clock(str(fields["clock"]))
+            except ValueError as e:
+                raise ValueError(f"malformed tournament record: {e}") from e
         agents = fields.get("agents")
         if isinstance(agents, list) and all(isinstance(a, str) for a in agents):
             # Older versions let one player in twice under two spellings: it is kept once, under its first.

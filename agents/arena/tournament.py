@@ -48,6 +48,7 @@ from agents.arena.results import (
 )
 from agents.arena.schedule import MCTS_TIME, MODES, ScheduledGame, Tournament, derive_seed, player_key
 from agents.base import MoveTimeout, close_agent
+from agents.clocks import TimeControl
 from agents.play.isolation import PlayerStartError
 
 __all__ = [  # the arena's public names, from the modules of its jobs, importable from here as they always were
@@ -92,11 +93,11 @@ ratings are refitted at most every ``PROGRESS_REFIT`` seconds, and at the end)."
 PROGRESS_REFIT = 0.5
 
 
-def check_specs(specs: Iterable[str], time_limit: float | None = None) -> None:
+def check_specs(specs: Iterable[str], time_control: TimeControl | float | None = None) -> None:
     """Build each spec once (and wait until it is ready), then close it, so a
     typo or a player that cannot start fails, in one ValueError, before any game."""
     for spec in specs:
-        agent = build_agent(spec, 0, 0, time_limit)
+        agent = build_agent(spec, 0, 0, time_control)
         try:
             wait_ready = getattr(agent, "wait_ready", None)
             if callable(wait_ready):
@@ -148,7 +149,7 @@ def run_tournament(
     schedule = tournament.schedule()
     todo = [g for g in schedule if g.game_id not in done]
     if todo:
-        check_specs(tournament.agents, tournament.time_limit)
+        check_specs(tournament.agents, tournament.time_control)
     if on_start is not None:
         on_start()
     with ResultsWriter(path) as writer:
@@ -218,9 +219,9 @@ def play_games(
         return
     if backend == "ray":
         run_ray(list(todo), tournament, jobs, address, record, MAX_ATTEMPTS, play)
-    elif jobs == 1 and tournament.time_limit is None:
+    elif jobs == 1 and tournament.time_control.unlimited:
         # Nothing can time out, so nothing can be left running: play right here.
         for game in todo:
-            record(play(game, tournament.time_limit, tournament.max_illegal))
+            record(play(game, tournament.time_control, tournament.max_illegal))
     else:
         run_pool(list(todo), tournament, jobs, record, MAX_ATTEMPTS, play)

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from agents.base import MoveTimeout
+from agents.clocks import TimeLeft
 from agents.play.gtp_connection import MAX_REPLY, EngineDiedError, EngineError, GTPConnection
 from reversi_env.errors import InvalidMoveError, quoted
 from reversi_env.notation import PASS, Action, action_name, parse_action
@@ -386,8 +387,9 @@ class GTPEngine:
                         continue  # closed or stopped while it restarted: the next pass says which
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
-    def act_timed(self, observation: Observation, timeout: float | None) -> int:
-        """``act`` within ``timeout`` seconds, else MoveTimeout (the engine is stopped)."""
+    def act_timed(self, observation: Observation, limit: TimeLeft | float | None) -> int:
+        """``act`` within ``limit`` (its seconds: ``TimeLeft.of``), else MoveTimeout (the engine is stopped)."""
+        timeout = TimeLeft.of(limit).seconds
         self._deadline = None if timeout is None else time.monotonic() + timeout
         try:
             return self.act(observation)

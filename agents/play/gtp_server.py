@@ -48,6 +48,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
 from agents.base import MoveTimeout, TimedAgent, close_agent
+from agents.clocks import TimeControl
 from agents.play.isolation import PlayerError, PlayerStartError, build_player, read_answer, safe_repr
 from agents.play.specs import PlayerSpec, SpecError, parse_spec
 from agents.search.timecontrol import GameClock
@@ -105,6 +106,26 @@ def engine_move(player: Any, observation: Observation, limit: float | None) -> o
         if limit is None:  # an engine's own reply timeout: its text says it
             raise
         raise MoveTimeout(f"no move within {limit:g} s; the player was stopped") from e
+
+
+NO_TIME = 1e-3
+"""The seconds of a GTP clock of no time (``time_settings 0 0 0``, or one only ever reported by
+``time_left``): a clock must have some, and a move on it is played at once."""
+
+
+def gtp_control(main: float, period: float, moves: int) -> TimeControl | None:
+    """The rule of GTP's ``time_settings MAIN PERIOD MOVES``: ``main`` seconds, then Canadian
+    byo-yomi (``period`` seconds for every ``moves`` moves); None for GTP's "no time limits"
+    (a byo-yomi time with no stones).
+
+    Raises:
+        ValueError: a time out of range, or moves without a period.
+    """
+    if period > 0 and moves == 0:
+        return None
+    if period == 0 and moves == 0:
+        return TimeControl(clock=main or NO_TIME)
+    return TimeControl(clock=main, overtime=period if period != 0 else None, overtime_moves=moves)
 
 
 def _one_line(error: BaseException) -> str:
@@ -267,11 +288,10 @@ class GTPServer(EngineSeats):
             main, period, moves = float(args[0]), float(args[1]), int(args[2])
             if len(args) != 3:
                 raise ValueError
-            # GTP: a byo-yomi time with no stones means no time limits.
-            clock = None if period > 0 and moves == 0 else GameClock(main, period, moves)
+            control = gtp_control(main, period, moves)
         except (ValueError, IndexError):
             raise GTPError("syntax error: time_settings MAIN_SECONDS BYO_YOMI_SECONDS BYO_YOMI_MOVES") from None
-        self.clocks = {} if clock is None else {0: clock, 1: GameClock(main, period, moves)}
+        self.clocks = {} if control is None else {0: GameClock(control), 1: GameClock(control)}
         self._drop_timed((0, 1))
         return ""
 
@@ -285,7 +305,11 @@ class GTPServer(EngineSeats):
             raise GTPError("syntax error: time_left COLOUR SECONDS MOVES") from None
         if colour not in self.clocks:
             # A clock only ever reported: the main time as it stands, or a period of this length.
-            self.clocks[colour] = GameClock(max(seconds, 0.0)) if moves == 0 else GameClock(0.0, 1.0, moves)
+            self.clocks[colour] = GameClock(
+                TimeControl(clock=NO_TIME)
+                if moves == 0
+                else TimeControl(clock=0.0, overtime=NO_TIME, overtime_moves=moves)
+            )
             self._drop_timed((colour,))
         self.clocks[colour].set_left(seconds, moves)
         return ""

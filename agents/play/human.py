@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 
 from agents.base import MoveTimeout, QuitGame
+from agents.clocks import TimeLeft
 from reversi_env.errors import InvalidMoveError
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation, state_from_observation
@@ -142,10 +143,11 @@ class HumanPlayer:
             raise MoveTimeout("the move was typed too late")
         return line
 
-    def act_timed(self, observation: Observation, timeout: float | None) -> int:
-        """Prompt until the person types a legal move within ``timeout`` seconds
-        (the prompt shows the time left); MoveTimeout after it, QuitGame for Q
-        or the end of input."""
+    def act_timed(self, observation: Observation, limit: TimeLeft | float | None) -> int:
+        """Prompt until the person types a legal move within ``limit`` (its seconds:
+        ``TimeLeft.of``; the prompt shows the time left); MoveTimeout after it, QuitGame
+        for Q or the end of input."""
+        timeout = TimeLeft.of(limit).seconds
         deadline = None if timeout is None else time.monotonic() + timeout
         state = state_from_observation(observation, self.color)
         legal = state.legal_actions()

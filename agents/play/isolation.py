@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard
+from agents.clocks import TimeControl, TimeLeft
 from agents.play import processes, waits
 from agents.play.result import DETAIL_LIMIT as DETAIL_LIMIT
 from agents.play.result import bounded as bounded
@@ -136,13 +137,15 @@ def build_player(
     time_limit: float | None = None,
     protocol: bool = False,
     isolate: bool = False,
+    time_control: TimeControl | None = None,
 ) -> Any:
     """The player ``spec`` (text or parsed) names, playing ``color``: under a
     time limit, or with ``isolate`` without one, a ``python:`` or ``classic:``
     player is an ``IsolatedPlayer`` (``protocol``: see there), so other
     people's code does not run in the process that keeps the score; under a
     time limit a ``gtp:`` engine waits for its engine at most ``time_limit``
-    seconds to start; everything else is built here (``PlayerSpec.build``).
+    seconds to start; everything else is built here (``PlayerSpec.build``; under
+    a ``time_control`` with a game clock, a search given no budget plays on it).
     SpecError if it cannot be. ``reversi play``, the arena and ``play_game``
     isolate always: without a time limit a player that calls ``os._exit`` or
     patches our modules would otherwise end the match or fake its moves."""
@@ -158,7 +161,7 @@ def build_player(
             return GTPEngine(parsed.target, start_timeout=time_limit, timeout=max(time_limit, 60.0))
         except (EngineError, ValueError) as e:
             raise SpecError(f"cannot build player {parsed.text!r}: {e}") from e
-    return parsed.build(color, seed=seed, default_time=default_time)
+    return parsed.build(color, seed=seed, default_time=default_time, time_control=time_control)
 
 
 class IsolatedPlayer:
@@ -339,11 +342,11 @@ class IsolatedPlayer:
         """``act_timed`` with the player's own ``timeout``."""
         return self.act_timed(observation, self.timeout)
 
-    def act_timed(self, observation: Observation, timeout: float | None) -> int:
-        """The player's move within ``timeout`` seconds, else MoveTimeout (the
+    def act_timed(self, observation: Observation, limit: TimeLeft | float | None) -> int:
+        """The player's move within ``limit`` (its seconds: ``TimeLeft.of``), else MoveTimeout (the
         child is stopped). Its verdicts are raised again here: InvalidMoveError,
         RejectedAnswer, QuitGame, TamperedBoard, PlayerStartError (a crash), PlayerError (its error)."""
-        deadline = self._deadline(timeout)
+        deadline = self._deadline(TimeLeft.of(limit).seconds)
         self._wait_ready(deadline)
         planes = np.ascontiguousarray(observation["observation"], dtype=np.int8)
         mask = np.ascontiguousarray(observation["action_mask"], dtype=np.int8)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from agents.base import Agent
+    from agents.clocks import TimeControl
 
 OptionValue = float | int | str
 """A parsed option's value: an int, a float or a text, as its ``Option.value_type`` says."""
@@ -64,7 +65,8 @@ class Option:
 class Build:
     """What a kind's builder receives: the spec's text and options, its target and attribute
     (``classic`` / ``python`` / ``gtp``), the seat (0 black, 1 white, None unknown), the seed
-    (the spec's, else the caller's) and the seconds a move of a timed search given no budget."""
+    (the spec's, else the caller's), the seconds a move of a timed search given no budget, and
+    the game's time rule when it has a game clock: a search given no budget plays on that clock."""
 
     text: str
     options: Mapping[str, OptionValue]
@@ -73,6 +75,7 @@ class Build:
     seat: int | None = None
     seed: int | None = None
     default_time: float = 1.0
+    game_clock: TimeControl | None = None
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,12 @@ players, calls them and pushes their answers to it.
   so does a side whose game clock runs out under ``time_control``
   (``agents.clocks.TimeControl``: a clock, an increment, moves to go). A
   timed player (``agents.base.TimedAgent``: isolated ``python:`` / ``classic:``
-  players, GTP engines, the terminal human) keeps the clock itself and is
-  stopped when late: its process is killed. Any other player runs in a daemon
-  worker thread, abandoned on a timeout (and its search stopped if it has a
+  players, GTP engines, the terminal human) is given its ``TimeLeft`` (the rule,
+  the move's seconds, its clock), keeps the clock itself and is stopped when
+  late: its process is killed. A search on a game clock (``ClockedAgent``: a
+  ``clock=`` search, or one given no budget under a game clock) is told its
+  ``TimeLeft`` before each move and shares its clock out by it; it runs, as any
+  other player does, in a daemon worker thread, abandoned on a timeout (and its search stopped if it has a
   ``stop()``, as our own agents do), so a player that hangs still loses and
   ``play_game`` returns within ``time_limit`` plus a moment (but an abandoned
   thread without a stop may keep a core busy: see docs/matches.md);
@@ -49,8 +52,17 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from agents.base import Agent, MoveTimeout, QuitGame, RejectedAnswer, TamperedBoard, TimedAgent, stop_agent
-from agents.clocks import TimeControl
+from agents.base import (
+    Agent,
+    MoveTimeout,
+    QuitGame,
+    RejectedAnswer,
+    TamperedBoard,
+    TimedAgent,
+    stop_agent,
+    tell_time,
+)
+from agents.clocks import Clock, TimeControl
 from agents.limits import MAX_SECONDS
 from agents.play import waits
 from agents.play.adapters import adapt
@@ -190,7 +202,7 @@ def _check_options(
     return TimeControl.per_move(time_limit) if time_control is None else time_control
 
 
-def _as_agent(player: object, color: Player, time_limit: float | None) -> Agent:
+def _as_agent(player: object, color: Player, control: TimeControl) -> Agent:
     """An Agent as is; a player spec string built by ``build_player`` (in a
     process of its own when it runs other people's code, with a time limit or
     without); anything else through ``adapt`` (a callable, a model, a classic
@@ -198,7 +210,7 @@ def _as_agent(player: object, color: Player, time_limit: float | None) -> Agent:
     if isinstance(player, Agent):
         return player
     if isinstance(player, str):
-        agent: Agent = build_player(player, color, time_limit=time_limit, isolate=True)
+        agent: Agent = build_player(player, color, time_limit=control.load_limit(), isolate=True, time_control=control)
         return agent
     return adapt(player, color=color)
 
@@ -235,6 +247,7 @@ def play_game(
     on_reject: OnReject | None = None,
     start: GameState | None = None,
     time_control: TimeControl | None = None,
+    clocks: tuple[Clock, Clock] | None = None,
 ) -> GameResult:
     """Play one game, ``black`` against ``white``, and return its record.
 
@@ -250,6 +263,8 @@ def play_game(
         start: the position to start from (default: the standard start).
         time_control: the time rule (seconds a move, a game clock, an increment,
             moves to go); it replaces ``time_limit``.
+        clocks: the sides' clocks as the game so far left them, kept up to date as the
+            game goes (a game taken up again after an undo); default full clocks.
 
     Returns:
         The game's record.
@@ -261,11 +276,11 @@ def play_game(
     See the module docstring for the rules (``agents.play.referee`` holds them).
     """
     control = _check_options(time_limit, time_control, on_move, on_reject)
-    referee = Referee(start, time_control=control, max_illegal=max_illegal)  # checks start and max_illegal
+    referee = Referee(start, time_control=control, max_illegal=max_illegal, clocks=clocks)  # checks them
     built: list[Agent] = []
     try:
         for color, player in enumerate((black, white)):
-            built.append(_as_agent(player, color, _load_time(control)))
+            built.append(_as_agent(player, color, control))
         referee.names = (_player_name(built[0]), _player_name(built[1]))
         return _Match((built[0], built[1]), referee, on_move, on_reject).play()
     finally:
@@ -275,11 +290,6 @@ def play_game(
                 if callable(close):
                     with contextlib.suppress(Exception):
                         close()
-
-
-def _load_time(control: TimeControl) -> float | None:
-    """The seconds a player built here may take to load: a move's, else the game clock's."""
-    return control.move if control.move is not None else control.clock
 
 
 class _Match:
@@ -335,7 +345,7 @@ class _Match:
         for color, agent in enumerate(self.players):
             reset = getattr(agent, "reset", None)
             if callable(reset) and not self.referee.over:
-                limit = _load_time(self.referee.time_control)
+                limit = self.referee.time_control.load_limit()
                 out = self.call(color, limit, reset)
                 who = PLAYER_NAMES[color]
                 if out.kind == "timeout":
@@ -358,8 +368,9 @@ class _Match:
             return
         agent, observation = self.players[mover], observe(referee.state, mover)
         if self.timed[mover]:
-            out = self.call(mover, left, agent.act_timed, observation, left)  # type: ignore[attr-defined]
+            out = self.call(mover, left, agent.act_timed, observation, referee.reading())  # type: ignore[attr-defined]
         else:
+            tell_time(agent, referee.reading())
             out = self.call(mover, left, agent.act, observation)
         ruling = self._rule(mover, out)
         rejected = ruling.verdict is Verdict.REJECTED or ruling.reason is Reason.ILLEGAL
@@ -373,7 +384,7 @@ class _Match:
         if out.kind == "timeout":
             return referee.time_out(out.seconds)
         if isinstance(out.error, QuitGame):
-            return referee.quit(f"{who} quit" + (f": {_first_line(out.error)}" if str(out.error) else ""))
+            return referee.quit(f"{who} quit" + (f": {_first_line(out.error)}" if str(out.error) else ""), out.seconds)
         if isinstance(out.error, TamperedBoard):
             return referee.lose(Reason.TAMPER, f"{who} changed the board at move {number}: {bounded(str(out.error))}")
         if out.kind == "raised" and not isinstance(out.error, InvalidMoveError):

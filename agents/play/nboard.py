@@ -64,7 +64,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TextIO
 
-from agents.base import TimedAgent, stop_agent
+from agents.base import TimedAgent, stop_agent, tell_time
+from agents.clocks import Clock
 from agents.play.gtp_server import EngineSeats, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
@@ -276,16 +277,21 @@ class NBoardServer(EngineSeats):
 
     def _set_clock(self, player: object, colour: Player) -> None:
         """A player on a game clock (``clock=``) gets what the game's clock has
-        left ``colour``: its main time and increments less its moves' times."""
-        own, clock = getattr(player, "clock", None), self.clocks.get(colour)
-        if not isinstance(own, GameClock) or clock is None:
+        left ``colour`` (``tell_time``): its main time and increments less its
+        moves' times, then the grace."""
+        ggf = self.clocks.get(colour)
+        if ggf is None or not isinstance(getattr(player, "clock", None), GameClock):
             return
-        state, spent, moves = self.start, 0.0, 0
+        try:
+            clock = Clock(ggf.time_control())
+        except ValueError:  # a clock of no time at all (TI[0]): the player keeps its own
+            return
+        state = self.start
         for action, seconds in zip(self.moves, self.times, strict=True):
             if state.player == colour and action != PASS:
-                spent, moves = spent + seconds, moves + 1
+                clock.punch(seconds)
             state = state.apply(action)
-        own.set_left(clock.left(spent, moves))
+        tell_time(player, clock.reading())
 
     def _hint(self, args: list[str]) -> None:
         count = int(_number(args, "hint N"))

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agents.clocks import TimeControl
 from agents.datafiles import read_data, write_text_atomic
 from agents.limits import MAX_TEXT_FILE
 from agents.play.match import GameResult
@@ -186,6 +187,10 @@ class GGFClock:
     main: float
     increment: float = 0.0
     grace: float = 120.0
+
+    def time_control(self) -> TimeControl:
+        """The clock as a ``TimeControl``: the main time with its increment, then the grace for the rest of the game."""
+        return TimeControl(clock=self.main, increment=self.increment, overtime=self.grace or None)
 
     def left(self, spent: float, moves: int) -> float:
         """Seconds left after ``moves`` moves that took ``spent`` seconds in all."""

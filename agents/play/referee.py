@@ -27,7 +27,7 @@ import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 
-from agents.clocks import Clock, TimeControl
+from agents.clocks import Clock, TimeControl, TimeLeft
 from agents.play.result import GameResult, MoveRecord, Reason, bounded
 from reversi_env.notation import PASS, action_name
 from reversi_env.state import PLAYER_NAMES, GameState, Player
@@ -85,9 +85,11 @@ class Referee:
         time_control: how long a side may think (default ``DEFAULT_CONTROL``).
         max_illegal: the illegal answers at one turn that lose.
         names: the players' names for the result.
+        clocks: the sides' clocks as the game so far left them (a game taken up again
+            after an undo: an undo takes moves back, not time); default full clocks.
 
     Raises:
-        ValueError: ``max_illegal`` is not an int >= 1.
+        ValueError: ``max_illegal`` is not an int >= 1, or ``clocks`` are not under ``time_control``.
         TypeError: ``start`` is not a GameState, or ``time_control`` not a TimeControl.
     """
 
@@ -98,6 +100,7 @@ class Referee:
         time_control: TimeControl = DEFAULT_CONTROL,
         max_illegal: int = 3,
         names: tuple[str, str] = ("black", "white"),
+        clocks: tuple[Clock, Clock] | None = None,
     ) -> None:
         if start is not None and not isinstance(start, GameState):
             raise TypeError(f"start must be a GameState or None, got {type(start).__name__}")
@@ -110,7 +113,9 @@ class Referee:
         self.time_control = time_control
         self.max_illegal = max_illegal
         self.names = names
-        self.clocks = (Clock(time_control), Clock(time_control))
+        if clocks is not None and any(not isinstance(c, Clock) or c.control != time_control for c in clocks):
+            raise ValueError("clocks must be two Clocks under the game's time control")
+        self.clocks = (Clock(time_control), Clock(time_control)) if clocks is None else clocks
         self.moves: list[str] = []
         self.times: list[float] = []
         self.notes: list[str] = []
@@ -149,6 +154,12 @@ class Referee:
         """Seconds the side to move may still think at this turn (None: no limit; <= 0: none)."""
         self.begin()
         return self.clocks[self.to_move].allowance(self.used)
+
+    def reading(self) -> TimeLeft:
+        """The side to move's time as it is told to its player: the rule, the seconds
+        it may still think at this turn (``time_left``) and its clock."""
+        self.begin()
+        return self.clocks[self.to_move].reading(self.used)
 
     def play(self, action: int, seconds: float) -> Ruling:
         """The side to move plays ``action``, its turn's last try taking ``seconds``.
@@ -223,9 +234,12 @@ class Referee:
             raise ValueError(f"{reason.value!r} is not a reason to lose")
         return self._lose(reason, details, player=player)
 
-    def quit(self, details: str) -> Ruling:
-        """A player quit: the game ends now, scored by the discs on the board."""
+    def quit(self, details: str, seconds: float = 0.0) -> Ruling:
+        """A player quit, ``seconds`` into its last try: the game ends now, scored by the discs
+        on the board; the turn's time comes off its clock (a game stopped for an undo goes on
+        with the time it has)."""
         self._check_open()
+        self.clocks[self.to_move].charge(self.used + seconds)
         self.result = self._finish(Reason.QUIT, None, details)
         return Ruling(Verdict.OVER, details, reason=Reason.QUIT)
 

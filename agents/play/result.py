@@ -42,6 +42,21 @@ class Reason(str, Enum):
         """True if this reason costs a player (``loser``) the game whatever the discs say."""
         return self.value in LOSING_REASONS
 
+    @property
+    def lost_by(self) -> str:
+        """How a report says a loss for this reason ("lost 2 games by time"): "time", "illegal moves"..."""
+        return _LOST_BY.get(self.value, self.value)
+
+
+_LOST_BY = {
+    "illegal": "illegal moves",
+    "error": "an exception",
+    "timeout": "time",
+    "tamper": "changing the board",
+    "resign": "resigning",
+}
+"""The words of ``Reason.lost_by`` for the reasons that lose (``LOSING_REASONS``)."""
+
 
 REASONS = tuple(reason.value for reason in Reason)
 """The reasons' words, in ``Reason``'s order."""

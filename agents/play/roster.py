@@ -175,6 +175,8 @@ def _build_mcts(build: Build) -> Agent:
         return MCTSAgent(simulations=int(o["sims"]), **knobs)
     if "clock" in o:
         return MCTSAgent(game_time=float(o["clock"]), **knobs)
+    if "time" not in o and build.game_clock is not None:
+        return MCTSAgent(game_time=build.game_clock, **knobs)
     return MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs)
 
 

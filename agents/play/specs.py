@@ -86,6 +86,7 @@ from agents.play.roster import BUILTIN_KINDS
 
 if TYPE_CHECKING:  # the rest is imported where a player is built: parsing a spec compiles nothing
     from agents.base import Agent
+    from agents.clocks import TimeControl
 
 __all__ = [
     "SPEC_HELP",
@@ -187,11 +188,19 @@ class PlayerSpec:
         """True if building needs the colour (human and classic players do)."""
         return self.record.needs_color
 
-    def build(self, color: object = None, *, seed: int | None = None, default_time: float = 1.0) -> Agent:
+    def build(
+        self,
+        color: object = None,
+        *,
+        seed: int | None = None,
+        default_time: float = 1.0,
+        time_control: TimeControl | None = None,
+    ) -> Agent:
         """A fresh Agent for this spec, playing ``color`` (0/1, "black"/"white",
         "X"/"O"). ``seed`` is used by the seeded kinds when the spec gives none;
         ``default_time`` is the MCTS time per move when the spec sets neither
-        ``time`` nor ``sims``."""
+        ``time`` nor ``sims`` and ``time_control`` (the game's rule) has no game
+        clock; with one, such a search plays on that clock."""
         from reversi_env.state import parse_player
 
         seat = None if color is None else parse_player(color)
@@ -199,7 +208,14 @@ class PlayerSpec:
             raise SpecError(f"{self.text!r}: this player needs to know its colour (black or white)")
         o = self.options
         request = Build(
-            self.text, o, self.target, self.attribute, seat, int(o["seed"]) if "seed" in o else seed, default_time
+            self.text,
+            o,
+            self.target,
+            self.attribute,
+            seat,
+            int(o["seed"]) if "seed" in o else seed,
+            default_time,
+            time_control if time_control is not None and time_control.clock is not None else None,
         )
         try:
             agent = self.record.build(request)

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from agents.clocks import TimeControl, TimeLeft
 from agents.search.alphabeta import (
     EXACT_DEPTH,
     INF,
@@ -20,7 +21,7 @@ from agents.search.alphabeta import (
 )
 from agents.search.evaluation import HAND_EVALUATION, Evaluation
 from agents.search.scored import TieBreakingAgent, check_seconds
-from agents.search.timecontrol import GameClock, StopSignal
+from agents.search.timecontrol import StopSignal, game_clock
 from agents.search.tt import clear_table, new_table
 from reversi_env.state import GameState
 
@@ -53,14 +54,14 @@ class AlphaBetaAgent(TieBreakingAgent):
         seed: int | None = None,
         exact_empties: int | None = None,
         time_limit: float | None = None,
-        game_time: float | None = None,
+        game_time: float | TimeControl | None = None,
         evaluation: Evaluation = HAND_EVALUATION,
         threads: int = 1,
         selectivity: float = 0.0,
         endgame_proof: int = PROOF_EMPTIES,
     ) -> None:
         """``depth`` >= 1 plies (ignored with ``time_limit``, seconds > 0, or
-        ``game_time``, seconds > 0: the clock shares it out, ``GameClock``);
+        ``game_time``, seconds > 0 or the game's TimeControl: the clock shares it out, ``GameClock``);
         ``seed`` fixes how ties are broken; ``threads``: helper threads sharing
         the table and the moves (ABDADA; a fixed depth then finishes sooner, and
         only one thread replays its moves exactly); ``selectivity``: ProbCut's threshold in
@@ -80,7 +81,8 @@ class AlphaBetaAgent(TieBreakingAgent):
                 f"exact_empties must be an int from 0 to {MAX_ENDGAME_EXACT} (empty squares), got {exact_empties!r}"
             )
         check_seconds("time_limit", time_limit)
-        check_seconds("game_time", game_time)
+        if not isinstance(game_time, TimeControl):
+            check_seconds("game_time", game_time)
         if time_limit is not None and game_time is not None:
             raise ValueError("give one time budget: time_limit (a move) or game_time (a game), not both")
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= 64:
@@ -107,14 +109,14 @@ class AlphaBetaAgent(TieBreakingAgent):
         self.threads = int(threads)
         self.selectivity = float(selectivity)
         self.endgame_proof = int(endgame_proof)
-        self.clock = None if game_time is None else GameClock(float(game_time))
+        self.clock = None if game_time is None else game_clock(game_time)
         """The game clock a timed search takes each move's time from instead of
         ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
         self.name = (
             f"alphabeta-{self.time_limit:g}s"
             if self.time_limit is not None
-            else f"alphabeta-{game_time:g}s-game"
-            if game_time is not None
+            else f"alphabeta-{self.clock.control.clock_text()}s-game"
+            if self.clock is not None
             else f"alphabeta-{self.depth}"
         )
         self.last_depth = 0
@@ -128,6 +130,12 @@ class AlphaBetaAgent(TieBreakingAgent):
     def timed(self) -> bool:
         """True for a search by the clock (a time a move or a game clock), not by depth."""
         return self.time_limit is not None or self.clock is not None
+
+    def see_time(self, left: TimeLeft) -> None:
+        """The referee's clock at the start of a move (``agents.base.ClockedAgent``): a search on
+        a game clock shares out what it says is left."""
+        if self.clock is not None:
+            self.clock.see(left)
 
     def reset(self) -> None:
         """A new game: the game clock, if any, starts again."""

@@ -71,6 +71,7 @@ from numba.core.dispatcher import Dispatcher
 from numba.types import float64, uint64
 
 from agents.base import state_to_move
+from agents.clocks import TimeControl, TimeLeft
 from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_SHARE, prove_outcome
 from agents.search.alphabeta_agent import TIMED_TABLE_ENTRIES
 from agents.search.endgame import solve_root
@@ -110,7 +111,7 @@ from agents.search.mcts_tree import (
     status_value,
 )
 from agents.search.patterns import N_PHASES, N_WEIGHTS, mcts_value, pattern_evaluation, search_evaluate
-from agents.search.timecontrol import GameClock, StopSignal
+from agents.search.timecontrol import StopSignal, game_clock
 from agents.search.tt import new_table
 from reversi_env import bitboard as bb
 from reversi_env.errors import InvalidPositionError
@@ -545,7 +546,8 @@ class MCTSAgent:
         endgame_exact: ``MCTSConfig.endgame_exact``, the empties of an exact solve at the root.
         evaluator: a value / prior function in place of playouts (``agents.search.evaluation``;
             PUCT when it returns priors); it runs in Python, once a leaf.
-        game_time: seconds for all of this agent's moves in a game, shared out by a ``GameClock``.
+        game_time: seconds for all of this agent's moves in a game, or the game's ``TimeControl``
+            with a clock, shared out by a ``GameClock``.
         endgame_proof: ``MCTSConfig.endgame_proof``, the empties of a timed search's proof first.
         max_nodes: ``MCTSConfig.max_nodes``, the tree's cap in nodes.
         informed_playouts: ``MCTSConfig.informed_playouts``, corner-aware playouts.
@@ -602,7 +604,7 @@ class MCTSAgent:
         endgame_exact: int = MCTSConfig.endgame_exact,
         evaluator: Evaluator | None = None,
         *,
-        game_time: float | None = None,
+        game_time: float | TimeControl | None = None,
         endgame_proof: int = MCTSConfig.endgame_proof,
         max_nodes: int = MCTSConfig.max_nodes,
         informed_playouts: bool = MCTSConfig.informed_playouts,
@@ -627,7 +629,7 @@ class MCTSAgent:
             )
         if time_limit is not None:
             _check_positive("time_limit", time_limit)
-        if game_time is not None:
+        if game_time is not None and not isinstance(game_time, TimeControl):
             _check_positive("game_time", game_time)
         if simulations is not None:
             _check_positive("simulations", simulations, integer=True)
@@ -646,7 +648,7 @@ class MCTSAgent:
         self.heuristic, weights = _leaf_value(heuristic, heuristic_weights, self.evaluation)
         self.heuristic_weights = np.ascontiguousarray(weights)
         self.time_limit = None if time_limit is None else float(time_limit)
-        self.clock = None if game_time is None else GameClock(float(game_time))
+        self.clock = None if game_time is None else game_clock(game_time)
         """The game clock a timed search takes each move's time from instead of
         ``time_limit`` (a GTP controller's ``time_settings`` sets one)."""
         self.simulations = None if simulations is None else int(simulations)
@@ -658,7 +660,7 @@ class MCTSAgent:
             if self.simulations is not None
             else f"{self.time_limit:g}s"
             if self.time_limit is not None
-            else f"{game_time:g}s-game"
+            else f"{self.clock.control.clock_text() if self.clock else game_time}s-game"
         )
         self.name = name if name is not None else f"mcts-{budget}"
         self.threads = int(threads)
@@ -704,6 +706,12 @@ class MCTSAgent:
         """End the search running on another thread as soon as possible (within
         a batch of simulations): it returns the best move found so far."""
         self._stop.stop()
+
+    def see_time(self, left: TimeLeft) -> None:
+        """The referee's clock at the start of a move (``agents.base.ClockedAgent``): a search on
+        a game clock shares out what it says is left."""
+        if self.clock is not None:
+            self.clock.see(left)
 
     @property
     def timed(self) -> bool:

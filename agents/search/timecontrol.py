@@ -20,6 +20,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from agents.clocks import Clock, TimeControl, TimeLeft
+
 TIME_MARGIN = 0.05
 """The search aims this fraction of the limit short of it."""
 OVERHEAD = 0.005
@@ -160,7 +162,8 @@ and 0.4-0.5 in the midgame against 1.2-1.4 s at 21-28 empties and 0.2 after
 MAX_MOVE_SHARE = 0.5
 """No move takes more than this share of the time left on the clock."""
 PERIOD_MARGIN = 0.9
-"""In byo-yomi each move of a period gets this share of its even part of the period."""
+"""In overtime each move of a period gets this share of its even part of the period; on
+the main clock no move takes more than this share of what is left."""
 
 
 def phase_weight(empties: int) -> float:
@@ -171,70 +174,87 @@ def phase_weight(empties: int) -> float:
     return PHASE_WEIGHTS[-1][1]
 
 
-class GameClock:
-    """A player's time for a whole game: ``seconds`` of main time for all its
-    moves, then, if ``period`` > 0, Canadian byo-yomi (``period`` seconds for
-    each ``period_moves`` moves), as GTP's ``time_settings`` gives it. Each move
-    gets its phase's share of what is left (``move_limit``); what a move does
-    not use is there for the later ones. The player records its time
-    (``spend``); a controller that keeps the real clock overrides it (``set_left``)."""
+def game_clock(game_time: float | TimeControl) -> GameClock:
+    """The game clock of a search given ``game_time``: a TimeControl, or seconds for all its moves."""
+    return GameClock(game_time if isinstance(game_time, TimeControl) else TimeControl(clock=float(game_time)))
 
-    def __init__(self, seconds: float, period: float = 0.0, period_moves: int = 0) -> None:
-        """ValueError unless the times are finite and >= 0, ``period_moves`` an int
-        >= 0, and a period has moves (and moves a period)."""
-        for name, value in (("seconds", seconds), ("period", period)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-                raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value!r}")
-        if isinstance(period_moves, bool) or not isinstance(period_moves, int) or period_moves < 0:
-            raise ValueError(f"period_moves must be an int >= 0, got {period_moves!r}")
-        if (period > 0) != (period_moves > 0):
-            raise ValueError(f"a byo-yomi period needs seconds and moves, got {period!r} and {period_moves!r}")
-        self.seconds, self.period, self.period_moves = float(seconds), float(period), period_moves
-        self.left = self.seconds
-        """Seconds left: of the main time, or of the current period once in byo-yomi."""
-        self.moves_left = 0
-        """Moves left to play in the current period (0: the main time is running)."""
+
+class GameClock(Clock):
+    """A player's budgeting of its game clock under a ``TimeControl``: each move
+    gets its phase's share of what is left (``move_limit``); what a move does
+    not use is there for the later ones. The increments still to come and a
+    period's end (``moves_to_go``) count in the share; in overtime each move gets
+    an even part of the period. The player records its time (``spend``); a
+    controller that keeps the real clock overrides it (``set_left``, ``see``)."""
+
+    def __init__(self, control: TimeControl) -> None:
+        """A full clock under ``control``.
+
+        Raises:
+            TypeError: ``control`` is not a TimeControl.
+            ValueError: ``control`` has no game clock.
+        """
+        if not isinstance(control, TimeControl):
+            raise TypeError(f"a game clock is built from a TimeControl, got {type(control).__name__}")
+        if control.clock is None:
+            raise ValueError(f"a game clock needs a TimeControl with a clock, got {control.describe()!r}")
+        super().__init__(control)
         self._empties = 65
         """The empty squares at the last move (more at this one: a new game)."""
 
     def reset(self) -> None:
-        """A new game: the full main time again."""
-        self.left, self.moves_left, self._empties = self.seconds, 0, 65
+        """A new game: the full clock again."""
+        self.restart()
+        self._empties = 65
 
     def set_left(self, seconds: float, moves: int = 0) -> None:
-        """The clock as the controller reads it: ``seconds`` left of the main
-        time (``moves`` 0) or of a byo-yomi period with ``moves`` moves to play."""
-        self.left, self.moves_left, self._empties = max(float(seconds), 0.0), max(int(moves), 0), 65
+        """The clock as a GTP controller reads it (``time_left``): ``seconds`` left of
+        the main time (``moves`` 0) or of an overtime period with ``moves`` moves to play
+        (of the clock's period, without overtime)."""
+        overtime = moves > 0 and self.control.overtime is not None
+        period = self.control.moves_to_go if moves <= 0 else moves
+        self.set(max(float(seconds), 0.0), max(int(moves), 0) if overtime else period, overtime)
+        self._empties = 65
+
+    def see(self, left: TimeLeft) -> None:
+        """The clock as the referee keeps it, at the start of a move: its rule and what is left."""
+        if left.clock is not None:
+            self.control = left.control
+            self.set(max(left.clock, 0.0), left.moves_left, left.overtime)
+            self._empties = 65
 
     def move_limit(self, empties: int) -> float:
-        """Seconds for a move with ``empties`` empty squares: in the main time
-        its phase's share of the time left over the player's moves still to
-        come (one every other empty square), at most ``MAX_MOVE_SHARE`` of it;
-        in byo-yomi an even part of the period; never less than a millisecond.
-        A move with more empty squares than the last one starts a new game (``reset``)."""
+        """Seconds for a move with ``empties`` empty squares, never less than a millisecond.
+
+        On the main clock: its phase's share of the time left and of the increments
+        still to come, over the player's moves up to the end of the game (one every
+        other empty square) or of the clock's period, at most ``MAX_MOVE_SHARE`` of it
+        and never past the clock; a move limit of the rule bounds it too. In overtime:
+        an even part of the period. A move with more empty squares than the last one
+        starts a new game (``reset``)."""
         if empties > self._empties:
             self.reset()
         self._empties = empties
-        if self.moves_left > 0:
-            return max(PERIOD_MARGIN * self.left / self.moves_left, 1e-3)
-        if self.left <= 0 and self.period > 0:
-            return max(PERIOD_MARGIN * self.period / self.period_moves, 1e-3)
-        mine = range(max(empties, 1), 0, -2)
-        share = phase_weight(empties) / sum(phase_weight(e) for e in mine)
-        return max(self.left * min(share, MAX_MOVE_SHARE), 1e-3)
+        control, left = self.control, self.left or 0.0
+        if self.in_overtime and self.moves_left:
+            limit = PERIOD_MARGIN * left / self.moves_left
+        elif left <= 0 and control.overtime is not None:
+            limit = PERIOD_MARGIN * control.overtime / (control.overtime_moves or (max(empties, 1) + 1) // 2)
+        else:
+            mine = list(range(max(empties, 1), 0, -2))[: self.moves_left]
+            share = phase_weight(empties) / sum(phase_weight(e) for e in mine)
+            pool = left + control.increment * (len(mine) - 1)
+            limit = min(pool * share, MAX_MOVE_SHARE * (left + control.increment), PERIOD_MARGIN * left)
+        if control.move is not None:
+            limit = min(limit, control.move * (1.0 - TIME_MARGIN))
+        return max(limit, 1e-3)
 
     def seconds_to_flag(self) -> float:
         """Seconds this move may take before the clock is lost: what is left, and
-        the first byo-yomi period too while the main time runs."""
-        return max(self.left, 0.0) + (self.period if self.moves_left == 0 else 0.0)
+        the first overtime period too while the main time runs."""
+        allowance = self.allowance()
+        return max(allowance, 0.0) if allowance is not None else float("inf")
 
     def spend(self, seconds: float) -> None:
-        """Take a move's ``seconds`` off the clock: a main time overrun is taken
-        from the first byo-yomi period, and a period whose moves are played starts again."""
-        self.left -= seconds
-        if self.moves_left > 0:
-            self.moves_left -= 1
-            if self.moves_left == 0:
-                self.left, self.moves_left = self.period, self.period_moves
-        elif self.left <= 0 and self.period > 0:
-            self.left, self.moves_left = max(self.period + self.left, 0.0), self.period_moves
+        """Take a move's ``seconds`` off the clock (``Clock.punch``)."""
+        self.punch(seconds)

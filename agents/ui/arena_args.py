@@ -6,7 +6,14 @@ import argparse
 from typing import Any
 
 from agents.limits import MAX_GAMES, MAX_OPENING_PLIES, MAX_WORKERS
-from agents.ui.options import add_rule_options, bounded_int, deferred, positive_int_at_most, seed_int
+from agents.ui.options import (
+    add_clock_option,
+    add_rule_options,
+    bounded_int,
+    deferred,
+    positive_int_at_most,
+    seed_int,
+)
 
 ARENA_EPILOG = """\
 Each pairing plays GAMES games: GAMES/2 distinct openings, each twice with the
@@ -46,6 +53,7 @@ def register(subparsers: Any) -> None:
         "--seed", type=seed_int, default=0, help="tournament seed: openings and every agent's seed (default 0)"
     )
     add_rule_options(arena)
+    add_clock_option(arena)
     arena.add_argument(
         "--jobs", type=positive_int_at_most(MAX_WORKERS), default=None, help="parallel games (default: number of cores)"
     )

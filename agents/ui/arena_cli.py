@@ -93,6 +93,7 @@ def _tournament_from_args(args: argparse.Namespace) -> Tournament:
         seed=args.seed,
         time_limit=args.time_limit,
         max_illegal=args.max_illegal,
+        clock=args.clock,
     )
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent, stop_agent
+from agents.clocks import Clock
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
@@ -235,6 +236,9 @@ def play_session(
     ``play_game``; Ctrl-C raises MatchInterrupted carrying the whole game."""
     if any(isinstance(p, HumanPlayer) for p in players):
         print('type "undo" to take back your last move, "resign" to resign')
+    control = rules.get("time_control")
+    # One pair of clocks for the whole game: an undo takes moves back, not time.
+    clocks = None if control is None else (Clock(control), Clock(control))
     while True:
         state = opening.state()
         first = (GameState.initial() if opening.origin is None else opening.origin).player
@@ -242,7 +246,7 @@ def play_session(
             display.total[side] = sum(t for i, t in enumerate(opening.times) if (first + i) % 2 == side)
         display.show(state)
         try:
-            part = play_game(players[0], players[1], on_move=display.on_move, start=state, **rules)
+            part = play_game(players[0], players[1], on_move=display.on_move, start=state, clocks=clocks, **rules)
         except MatchInterrupted as e:
             raise MatchInterrupted(opening.joined(e.result)) from e
         game = opening.joined(part)
@@ -286,10 +290,18 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
     except RecordError as e:
         print(f"reversi play: error: {e}", file=sys.stderr)
         return 2
-    limit = args.time_limit
+    limit, control = args.time_limit, time_control(args)
     try:
         for color, spec in enumerate(specs):
-            player = build_player(spec, color, seed=args.seed, default_time=args.time, time_limit=limit, isolate=True)
+            player = build_player(
+                spec,
+                color,
+                seed=args.seed,
+                default_time=args.time,
+                time_limit=limit,
+                isolate=True,
+                time_control=control,
+            )
             players.append(player)
             if hasattr(player, "wait_ready"):
                 player.wait_ready()  # a player that cannot load fails here, in one line
@@ -298,7 +310,6 @@ def _play(args: argparse.Namespace, players: list[object]) -> int:
         return 2
     display = TerminalDisplay(specs)
     print(f"black (X): {specs[0]}    white (O): {specs[1]}")
-    control = time_control(args)
     if control.clock is not None:
         print(f"time control: {control.describe()}")
     elif limit is not None:

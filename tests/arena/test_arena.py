@@ -33,6 +33,7 @@ from agents.arena.tournament import (
     read_results,
     run_tournament,
 )
+from agents.clocks import TimeControl
 from agents.play.match import GameResult
 from agents.ui.arena_args import register
 from agents.ui.arena_cli import compact_table
@@ -146,6 +147,30 @@ def test_tournament_bad_input(kwargs: dict[str, Any], message: str) -> None:
 def test_tournament_round_trips_through_json() -> None:
     t = Tournament.create(["a", "b"], games=4, seed=9, time_limit=5.0)
     assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
+
+
+def test_a_tournament_s_game_clock_is_one_time_control_in_its_file_and_its_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = Tournament.create(["random", "greedy"], games=2, seed=2, time_limit=5.0)
+    assert "clock" not in plain.to_dict() and plain.time_control == TimeControl(move=5.0)  # the file as before
+    clocked = Tournament.create(
+        ["random", "greedy"], games=2, seed=2, time_limit=5.0, clock=TimeControl.parse_clock("40/30+1")
+    )
+    assert clocked.to_dict()["clock"] == "40/30+1"
+    assert Tournament.from_dict(json.loads(json.dumps(clocked.to_dict()))) == clocked
+    assert clocked.time_control == TimeControl(move=5.0, clock=30.0, increment=1.0, moves_to_go=40)
+    with pytest.raises(ValueError, match="malformed tournament record"):
+        Tournament.from_dict({**clocked.to_dict(), "clock": "soon"})
+    out = tmp_path / "r.jsonl"
+    run_tournament(plain, out, jobs=1)
+    with pytest.raises(ValueError, match="different tournament"):  # another clock is another tournament
+        run_tournament(clocked, out, jobs=1, resume=True)
+    args = ["arena", "random", "greedy", "--games", "2", "--clock", "30+1", "--out", str(tmp_path / "c.jsonl")]
+    status, err = run_cli(args, capsys)
+    assert status == 0, err
+    written = read_results(tmp_path / "c.jsonl").tournament
+    assert written is not None and written.clock == TimeControl.parse_clock("30+1")
 
 
 # -- playing and the results file ------------------------------------------------

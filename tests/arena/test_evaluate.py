@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 from agents import EvaluationReport, evaluate
+from agents.clocks import TimeControl
 from agents.search.ladder import GreedyAgent
 from reversi_env.notation import PASS
 from reversi_env.observation import Observation
@@ -122,3 +125,18 @@ def test_a_policy_that_does_not_pickle_is_refused_for_workers_in_one_line() -> N
     with pytest.raises(ValueError, match=r"does not pickle .*jobs=1 and time_limit=None") as error:
         evaluate(lambda observation: first_legal(observation), ["random"], games=2, jobs=2)
     assert len(str(error.value).splitlines()) == 1
+
+
+def slow_first_legal(observation: Observation) -> int:
+    """``first_legal`` after a fifth of a second: any process can import it."""
+    time.sleep(0.2)
+    return first_legal(observation)
+
+
+def test_a_game_clock_travels_to_the_games_and_running_out_loses() -> None:
+    clock = TimeControl.parse_clock("0.5+0.01")
+    report = evaluate(slow_first_legal, ["random"], games=2, seed=3, clock=clock)
+    assert report["random"].forfeits == {"timeout": 2}
+    assert "slow_first_legal lost 2 of 2 games against random by time" in str(report)
+    untimed = evaluate(first_legal, ["random"], games=2, seed=3, clock=TimeControl.parse_clock("30"))
+    assert untimed["random"].forfeits == {}

@@ -10,7 +10,9 @@ import time
 import numpy as np
 import pytest
 
-from agents.base import QuitGame
+from agents.base import ClockedAgent, QuitGame, TimedAgent
+from agents.clocks import TimeControl, TimeLeft
+from agents.play.isolation import build_player
 from agents.play.match import GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.search.ladder import AlphaBetaAgent
 from agents.ui.play_cli import NarratedAgent
@@ -420,3 +422,60 @@ def test_a_tampering_player_loses_with_reason_tamper() -> None:
     assert (result.reason, result.loser, result.winner) == ("tamper", "black", "white")
     assert "E4 was changed" in result.details and "changing the board" in result.summary()
     assert GameResult.from_json(result.to_json()) == result
+
+
+class _ClockReader:
+    """Plays its first legal move after ``seconds``, keeping every ``TimeLeft`` it was told."""
+
+    name = "clock reader"
+
+    def __init__(self, seconds: float = 0.0) -> None:
+        self.seconds = seconds
+        self.told: list[TimeLeft] = []
+
+    def see_time(self, left: TimeLeft) -> None:
+        self.told.append(left)
+
+    def act(self, observation: dict[str, np.ndarray]) -> int:
+        time.sleep(self.seconds)
+        return int(observation["action_mask"].nonzero()[0][0])
+
+
+class _TimedFirst(_ClockReader):
+    """A timed player: it is given its ``TimeLeft`` with each move."""
+
+    def act_timed(self, observation: dict[str, np.ndarray], limit: TimeLeft | float | None) -> int:
+        self.told.append(TimeLeft.of(limit))
+        return self.act(observation)
+
+
+def test_players_are_told_the_rule_and_their_clock_as_it_stands() -> None:
+    control = TimeControl(clock=30.0, increment=2.0, move=10.0)
+    reader, timed = _ClockReader(0.05), _TimedFirst()
+    play_game(reader, timed, time_control=control)
+    assert isinstance(reader, ClockedAgent) and isinstance(timed, TimedAgent)
+    first, second = reader.told[:2]
+    assert first == TimeLeft(control, 10.0, 30.0, None)  # the move's 10 s is the tighter
+    assert second.control is control and second.seconds == 10.0
+    assert second.clock is not None and 31.0 < second.clock < 32.0  # 30 less about 0.05 s, plus 2
+    assert timed.told[0].clock == 30.0 and timed.told[0].seconds == 10.0
+
+
+def test_a_search_given_no_budget_plays_on_the_game_clock() -> None:
+    control = TimeControl.parse_clock("300+2")
+    search = build_player("mcts", 0, time_control=control)
+    assert search.clock is not None and search.clock.control == control
+    assert build_player("mcts:time=0.5", 0, time_control=control).clock is None  # its own budget stands
+    assert build_player("mcts", 0, time_control=TimeControl(move=60.0)).time_limit == 1.0  # no clock: a move's time
+    search.see_time(TimeLeft(control, 60.0, 10.0))  # the referee's clock: 10 s left, not 300
+    assert search.clock.left == 10.0
+    assert search.clock.move_limit(40) < 2.0 + 0.5 * 10.0
+    assert search.clock.move_limit(40) > 10.0 / 20  # the increments to come count
+
+
+def test_a_clock_search_shares_out_the_referee_s_clock_not_its_own() -> None:
+    # mcts:clock=1000 thinks by its own clock of 1000 s; the game's 2 s clock is what it is told and keeps to.
+    result = play_game("mcts:clock=1000,seed=1", "random", time_control=TimeControl(clock=2.0, increment=0.05))
+    assert result.reason == "end", result.details
+    black = sum(t for i, t in enumerate(result.times) if i % 2 == 0)
+    assert black < 2.0 + 0.05 * 32

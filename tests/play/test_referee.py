@@ -9,7 +9,7 @@ import pytest
 from conftest import run_cli
 
 from agents.base import Agent
-from agents.clocks import Clock, TimeControl
+from agents.clocks import Clock, TimeControl, TimeLeft
 from agents.play.match import play_game
 from agents.play.referee import Referee, Verdict, tries_phrase
 from agents.play.result import LOSING_REASONS, REASONS, GameResult, Reason
@@ -230,7 +230,7 @@ def test_the_play_command_runs_a_game_clock(tmp_path: Path, capsys: pytest.Captu
     )
 
 
-def test_the_window_loses_a_side_on_its_clock_and_undo_gives_its_time_back() -> None:
+def test_the_window_loses_a_side_on_its_clock_and_undo_gives_no_time_back() -> None:
     flow = GameFlow(time_control=TimeControl(clock=10.0))
     flow.play(parse_action("D3"), 9.5)
     flow.play(parse_action("C3"), 1.0)
@@ -239,8 +239,38 @@ def test_the_window_loses_a_side_on_its_clock_and_undo_gives_its_time_back() -> 
     assert flow.check_clock()
     assert flow.result is not None and (flow.result.reason, flow.result.loser) == ("timeout", "black")
     assert flow.result.details == "black ran out of time on its clock (10 s a side)"
-    assert flow.undo() and flow.undo() and not flow.over
-    assert flow.time_left() == pytest.approx(10.0, abs=0.05)  # back before D3, its 9.5 s unspent
+    assert flow.undo() and flow.undo() and not flow.over and flow.state == GameState.initial()
+    assert flow.time_left() == 0.0  # back before D3, and its 9.5 s and the second after still spent
+    assert flow.check_clock() and flow.result is not None and flow.result.loser == "black"
+
+
+def test_an_undo_in_the_window_keeps_the_clocks_as_they_stand() -> None:
+    flow = GameFlow(time_control=TimeControl(clock=10.0, increment=1.0))
+    flow.play(parse_action("D3"), 4.0)  # black: 10 - 4 + 1
+    flow.turn_started -= 2.0  # white thinks 2 s, then takes black's move back
+    assert flow.undo()
+    assert flow.referee.clocks[BLACK].left == 7.0
+    assert flow.referee.clocks[WHITE].left == pytest.approx(8.0, abs=0.05)
+
+
+def test_an_undo_at_the_terminal_gives_no_time_back() -> None:
+    from agents.play.human import HumanPlayer
+    from agents.ui.play_cli import Opening, TerminalDisplay, TurnRequests, play_session, terminal_player
+
+    lines = iter(["d3", "undo", "d3"])
+
+    def slow_typist(prompt: str) -> str:
+        time.sleep(0.6)  # each line after 0.6 s of the 1 s clock
+        return next(lines)
+
+    requests = TurnRequests()
+    human = terminal_player(HumanPlayer(BLACK, read=slow_typist, write=lambda text: None), BLACK, "human", requests)
+    display = TerminalDisplay(("human", "instant"), write=lambda text: None)
+    control = TimeControl(clock=1.0, increment=0.5)
+    result = play_session([human, _Instant()], Opening(), requests, display, time_control=control)
+    # D3 (0.6 s, then 0.5 more), "undo" at the next turn (0.6 s): 0.3 s left for the D3 typed again.
+    assert (result.reason, result.loser) == ("timeout", "black")
+    assert result.moves == []
 
 
 def test_the_window_takes_a_game_clock_from_its_command_line() -> None:
@@ -252,3 +282,45 @@ def test_the_window_takes_a_game_clock_from_its_command_line() -> None:
     control = GameControl("random", mode="humans", time_control=time_control(args))
     assert control.flow.time_control == TimeControl(move=30.0, clock=600.0, increment=5.0, moves_to_go=40)
     assert control.flow.time_left() == pytest.approx(30.0, abs=0.5)  # the move's limit is the tighter
+
+
+def test_overtime_follows_the_clock_and_starts_again_each_period() -> None:
+    clock = Clock(TimeControl(clock=2.0, overtime=10.0, overtime_moves=5))
+    assert clock.allowance() == 12.0  # the main time and then the first period
+    clock.punch(2.5)  # over the main time: the half second comes off the first period
+    assert (clock.left, clock.moves_left, clock.in_overtime) == (9.5, 5, True)
+    assert clock.allowance() == 9.5
+    for _ in range(5):
+        clock.punch(1.0)
+    assert (clock.left, clock.moves_left) == (10.0, 5)  # the period's moves played: a new period
+    grace = Clock(TimeControl(clock=5.0, increment=1.0, overtime=120.0))  # GGF's TI[5/1/2:00]
+    grace.punch(7.0)
+    assert (grace.left, grace.moves_left, grace.in_overtime) == (119.0, None, True)
+    grace.punch(100.0)
+    assert grace.left == 20.0  # the rest of the game on one grace, the increment still added
+    assert TimeControl(clock=600.0, overtime=30.0, overtime_moves=5).describe() == (
+        "600 s a side, then 30 s for every 5 moves"
+    )
+    assert TimeControl(clock=5.0, overtime=120.0).describe() == "5 s a side, then 120 s for the rest of the game"
+
+
+def test_a_player_sees_the_rule_and_its_clock_as_it_stands() -> None:
+    control = TimeControl.parse_clock("40/300+2", move=60.0)
+    referee = Referee(time_control=control)
+    referee.play(parse_action("D3"), 10.0)
+    referee.play(parse_action("C3"), 1.0)
+    referee.reject("X tried 'Z9': not a square", 4.0)
+    left = referee.clocks[BLACK].reading(referee.used)
+    assert left == TimeLeft(control, 56.0, 288.0, 39)  # the move's 60 less the try; 300 - 10 + 2 - 4
+    assert control.clock_text() == "40/300+2" and TimeControl.parse_clock(control.clock_text(), 60.0) == control
+    assert TimeLeft.of(5.0) == TimeLeft(TimeControl(), 5.0) and TimeLeft.of(None).seconds is None
+    assert TimeLeft.of(left) is left
+    with pytest.raises(TypeError):
+        TimeLeft.of("5")  # type: ignore[arg-type]
+
+
+def test_every_losing_reason_has_its_words_for_a_report() -> None:
+    words = {reason: reason.lost_by for reason in Reason if reason.loses}
+    assert set(words) == {Reason(word) for word in LOSING_REASONS}
+    assert words[Reason.TIMEOUT] == "time" and words[Reason.ILLEGAL] == "illegal moves"
+    assert len(set(words.values())) == len(words)

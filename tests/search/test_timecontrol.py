@@ -10,6 +10,7 @@ import time
 import pytest
 from conftest import search_cpu_clock
 
+from agents.clocks import Clock, TimeControl
 from agents.play.specs import make_agent
 from agents.search.endgame import Solver
 from agents.search.ladder import AlphaBetaAgent, RandomAgent
@@ -32,14 +33,14 @@ def _spend_a_game(clock: GameClock, first: int = 60, used: float = 1.0) -> list[
 
 @pytest.mark.parametrize("first", [60, 59])
 def test_a_game_that_spends_every_limit_stays_within_the_clock_and_uses_it(first: int) -> None:
-    clock = GameClock(30.0)
+    clock = GameClock(TimeControl(clock=30.0))
     limits = _spend_a_game(clock, first)
     assert 0.99 * 30.0 <= sum(limits) <= 30.0
     assert clock.left >= 0
 
 
 def test_the_decisive_empties_get_the_most_time_and_the_solved_end_the_least() -> None:
-    limits = dict(zip(range(60, 0, -2), _spend_a_game(GameClock(30.0)), strict=True))
+    limits = dict(zip(range(60, 0, -2), _spend_a_game(GameClock(TimeControl(clock=30.0))), strict=True))
     assert limits[24] > limits[34] > limits[50]
     assert limits[24] > 2 * limits[50]
     assert limits[8] < limits[50] / 5
@@ -47,23 +48,23 @@ def test_the_decisive_empties_get_the_most_time_and_the_solved_end_the_least() -
 
 
 def test_what_a_move_does_not_use_goes_to_the_later_ones() -> None:
-    frugal = _spend_a_game(GameClock(30.0), used=0.5)
-    full = _spend_a_game(GameClock(30.0), used=1.0)
+    frugal = _spend_a_game(GameClock(TimeControl(clock=30.0)), used=0.5)
+    full = _spend_a_game(GameClock(TimeControl(clock=30.0)), used=1.0)
     assert frugal[0] == full[0]
     assert all(f > g for f, g in zip(frugal[5:], full[5:], strict=True))
 
 
 def test_no_move_takes_more_than_its_share_of_what_is_left() -> None:
-    clock = GameClock(10.0)
+    clock = GameClock(TimeControl(clock=10.0))
     clock.move_limit(3)
     assert clock.move_limit(1) == MAX_MOVE_SHARE * 10.0  # the last move alone, but never all of it
-    empty = GameClock(10.0)
+    empty = GameClock(TimeControl(clock=10.0))
     empty.set_left(0.0)
     assert empty.move_limit(30) == 1e-3
 
 
 def test_byo_yomi_follows_the_main_time_and_starts_again_each_period() -> None:
-    clock = GameClock(2.0, period=10.0, period_moves=5)
+    clock = GameClock(TimeControl(clock=2.0, overtime=10.0, overtime_moves=5))
     assert clock.seconds_to_flag() == 12.0  # the main time and then the first period
     clock.move_limit(40)
     clock.spend(2.5)  # over the main time: the half second comes off the first period
@@ -80,7 +81,7 @@ def test_byo_yomi_follows_the_main_time_and_starts_again_each_period() -> None:
 
 
 def test_the_controller_sets_the_clock_and_a_new_game_resets_it() -> None:
-    clock = GameClock(60.0)
+    clock = GameClock(TimeControl(clock=60.0))
     clock.move_limit(30)
     clock.spend(20.0)
     clock.set_left(12.0)  # what the controller's clock says
@@ -95,20 +96,67 @@ def test_the_controller_sets_the_clock_and_a_new_game_resets_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "needle"),
+    ("fields", "needle"),
     [
-        ((-1.0,), "seconds"),
-        ((float("inf"),), "seconds"),
-        ((True,), "seconds"),
-        ((10.0, -1.0, 5), "period"),
-        ((10.0, 5.0, 0), "seconds and moves"),
-        ((10.0, 0.0, 5), "seconds and moves"),
-        ((10.0, 5.0, 1.5), "period_moves"),
+        ({"clock": -1.0}, "clock must be seconds"),
+        ({"clock": float("inf")}, "clock must be seconds"),
+        ({"clock": True}, "clock must be seconds"),
+        ({"clock": 0.0}, "clock must be seconds > 0"),
+        ({"clock": 10.0, "overtime": -1.0}, "overtime must be seconds"),
+        ({"clock": 10.0, "overtime_moves": 5}, "overtime moves need overtime seconds"),
+        ({"clock": 10.0, "overtime": 5.0, "overtime_moves": 0}, "overtime_moves"),
+        ({"clock": 10.0, "overtime": 5.0, "overtime_moves": 1.5}, "overtime_moves"),
+        ({"clock": 10.0, "overtime": 5.0, "moves_to_go": 40}, "not both"),
+        ({"overtime": 5.0}, "needs a game clock"),
     ],
 )
-def test_bad_clocks_are_clear_errors(args: tuple[float, ...], needle: str) -> None:
+def test_bad_clocks_are_clear_errors(fields: dict[str, float], needle: str) -> None:
     with pytest.raises(ValueError, match=needle):
-        GameClock(*args)  # type: ignore[arg-type]
+        TimeControl(**fields)  # type: ignore[arg-type]
+
+
+def test_a_game_clock_is_built_from_a_time_control_with_a_clock() -> None:
+    with pytest.raises(TypeError, match="TimeControl"):
+        GameClock(30.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs a TimeControl with a clock"):
+        GameClock(TimeControl(move=5.0))
+    assert GameClock(TimeControl(clock=0.0, overtime=10.0, overtime_moves=5)).seconds_to_flag() == 10.0
+
+
+def test_the_increments_to_come_are_shared_out_and_no_move_passes_the_clock() -> None:
+    plain = _spend_a_game(GameClock(TimeControl(clock=30.0)))
+    fischer = GameClock(TimeControl(clock=30.0, increment=2.0))
+    with_increment = _spend_a_game(fischer)
+    assert with_increment[0] > plain[0] + 1.0  # the 29 increments to come count from the first move
+    assert fischer.left is not None and fischer.left >= 0
+    assert sum(with_increment) <= 30.0 + 2.0 * 30
+    low = GameClock(TimeControl(clock=1.0, increment=2.0))
+    assert low.move_limit(1) <= PERIOD_MARGIN * 1.0  # the increment comes after the move: never past the clock
+
+
+def test_a_period_of_moves_to_go_is_shared_out_before_its_end() -> None:
+    whole = GameClock(TimeControl(clock=30.0))
+    period = GameClock(TimeControl(clock=30.0, moves_to_go=10))
+    assert period.move_limit(60) > 2 * whole.move_limit(60)  # 30 s for 10 moves, not for the whole game
+    limits = [period.move_limit(e) for e in range(58, 40, -2)]
+    for limit in limits:
+        period.spend(limit)
+    assert period.left is not None and period.left >= 0
+
+
+def test_a_move_limit_of_the_rule_bounds_the_share() -> None:
+    clock = GameClock(TimeControl(move=0.5, clock=300.0))
+    assert clock.move_limit(24) < 0.5
+
+
+def test_the_referee_s_reading_sets_the_clock() -> None:
+    control = TimeControl(clock=2.0, overtime=10.0, overtime_moves=5)
+    referee_clock = Clock(control)
+    referee_clock.punch(3.0)  # into overtime: 9 s of the period left, 5 moves
+    clock = GameClock(control)
+    clock.see(referee_clock.reading(1.0))
+    assert (clock.left, clock.moves_left, clock.in_overtime) == (8.0, 5, True)
+    assert clock.move_limit(40) == pytest.approx(PERIOD_MARGIN * 8.0 / 5)
 
 
 def _play_timed(agent: AlphaBetaAgent | MCTSAgent, seed: int) -> tuple[float, float, GameState]:

@@ -17,6 +17,7 @@ import pytest
 from conftest import REPO_ROOT
 from gui_driver import click_square, frame_of, press_key, run_until, xvfb_display
 
+from agents.clocks import TimeControl
 from agents.play.match import play_game
 from agents.play.records import load_record, record, write_record
 from agents.ui.cli import main
@@ -251,3 +252,11 @@ def test_a_course_player_that_changes_its_board_loses_in_the_window(tmp_path: Pa
     result = app.flow.result
     assert result is not None and (result.reason, result.loser) == ("tamper", "white")
     assert app.message == "White (AI) changed the board, and loses."
+
+
+def test_a_search_in_the_window_plays_on_the_game_clock() -> None:
+    # A bare mcts would think 1 s a move; on a 3 s clock it shares the clock out and keeps to it.
+    app = GuiApp(ai="mcts", mode="demo", demo_pause=0.0, seed=1, time_control=TimeControl(clock=3.0))
+    run_until(app, lambda: app.flow.over or len(app.flow.history) > 10)
+    assert app.flow.result is None or app.flow.result.reason != "timeout", app.flow.result
+    assert all(clock.left is not None and clock.left > 0 for clock in app.flow.referee.clocks)

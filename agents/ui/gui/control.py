@@ -160,7 +160,7 @@ class GameControl:
         if self.seats.mode == "demo" and self.flow.elapsed() < self.demo_pause:
             return
         on_clock = self.flow.time_control.clock is not None  # the AI gets what its clock leaves
-        limit = self.flow.time_left() if on_clock else self.flow.time_limit
+        limit = self.flow.reading() if on_clock else self.flow.time_limit
         self.worker.start(self.seats.ai_spec, color, self.state, self.seed, limit)
 
     def _take(self, answer: Answer) -> None:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.clocks import TimeControl
+from agents.clocks import TimeControl, TimeLeft
 from agents.play.records import record
 from agents.play.referee import Ply, Referee, Verdict
 from agents.play.result import GameResult, Reason
@@ -104,6 +104,10 @@ class GameFlow:
         left = self.referee.clocks[self.state.player].allowance(self.elapsed())
         return None if left is None else max(0.0, left)
 
+    def reading(self) -> TimeLeft:
+        """The side to move's time as its player is told it (``Referee.reading``), thinking since the turn began."""
+        return self.referee.clocks[self.state.player].reading(self.elapsed())
+
     def play(self, action: int, seconds: float | None = None) -> str:
         """Play the legal ``action`` for the side to move (its thinking time
         ``seconds``, default the clock's); returns the message to show."""
@@ -184,7 +188,9 @@ class GameFlow:
     def undo(self, until: Player | None = None) -> bool:
         """Take back the last move (and a forced pass before it), or with
         ``until`` back to the last position where that side was to move and
-        had a move. The result, if any, is forgotten. False if nothing to undo."""
+        had a move. The result, if any, is forgotten; the clocks stay as they
+        stand (the turn under way charged to its side): an undo gives no time
+        back. False if nothing to undo."""
         if len(self.history) <= 1:
             return False
         self.history.pop()
@@ -192,8 +198,11 @@ class GameFlow:
             (until is not None and self.state.player != until) or self.state.legal_actions() == [PASS]
         ):
             self.history.pop()
+        clocks = self.referee.clocks  # an undo takes moves back, not time
+        clocks[self.referee.to_move].charge(self.referee.used + (0.0 if self.over else self.elapsed()))
         self.result = None
         self.referee = self._replayed()
+        self.referee.clocks = clocks
         self.restart_clock()
         return True
 

@@ -20,7 +20,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from agents.base import RejectedAnswer, TamperedBoard, close_agent, stop_agent
+from agents.base import RejectedAnswer, TamperedBoard, close_agent, stop_agent, tell_time
+from agents.clocks import TimeLeft
 from agents.play.isolation import PlayerError, build_player
 from reversi_env.observation import observe
 from reversi_env.state import GameState, Player
@@ -73,10 +74,13 @@ class AIWorker:
             stop_agent(agent)
 
     def start(
-        self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: float | None = None
+        self, spec: str, color: Player, state: GameState, seed: int | None, time_limit: TimeLeft | float | None = None
     ) -> None:
-        """Search ``state`` for ``color`` with a fresh player built from ``spec``,
-        stopped after ``time_limit`` seconds if it keeps its own clock."""
+        """Search ``state`` for ``color`` with a fresh player built from ``spec``, told
+        ``time_limit`` (its ``TimeLeft``, or a move's seconds): stopped after its seconds if it
+        keeps its own clock; a search on the game's clock shares that clock out."""
+        left = TimeLeft.of(time_limit)
+        seconds = left.seconds
         self.started = time.perf_counter()
         generation, answers, searching, lock = self.generation, self._answers, self._searching, self._lock
         observation = observe(state, color)
@@ -85,13 +89,17 @@ class AIWorker:
             t0 = time.perf_counter()
             agent = None
             try:
-                agent = build_player(spec, color, seed=seed, time_limit=time_limit)
+                agent = build_player(spec, color, seed=seed, time_limit=seconds, time_control=left.control)
                 with lock:
                     searching[generation] = agent
                 if generation != self.generation:
                     return  # forgotten while the player was being built
                 act_timed = getattr(agent, "act_timed", None)
-                action = act_timed(observation, time_limit) if callable(act_timed) else agent.act(observation)
+                if callable(act_timed):
+                    action = act_timed(observation, left)
+                else:
+                    tell_time(agent, left)
+                    action = agent.act(observation)
             except RejectedAnswer as e:  # an answer its adapter refused ("d3" from a course player): one try
                 answers.put(Answer(generation, color, seconds=time.perf_counter() - t0, rejected=(e.shown, e.why)))
             except Exception as e:
