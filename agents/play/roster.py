@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agents.play.kinds import Build, Option, OptionValue, PlayerKind, SpecError, parameter_defaults
 
@@ -48,6 +48,34 @@ PROOF = Option(
     parameter="endgame_proof",
     help="empty squares from which a timed search tries to prove the outcome (0: never)",
 )
+
+BOOK = Option(
+    "book",
+    str,
+    example="my-book.npz",
+    help="the opening book it plays from before it searches: `1` the package's (the default of a timed "
+    "search), `0` none (the default of a fixed depth or simulations), or a file `reversi book --out` wrote",
+)
+BOOK_OFF, BOOK_SHIPPED = "0", "1"
+"""``book=0``: no book; ``book=1``: the package's (a book file named ``1`` is ``./1``)."""
+
+
+def _book_default(timed: bool) -> str:
+    """A player's book when its spec names none: the package's for a search by the clock, whose
+    opening moves it saves; none for a fixed depth, a count of simulations or textbook UCT, which
+    replay one search or stand as a baseline."""
+    return BOOK_SHIPPED if timed else BOOK_OFF
+
+
+def _with_book(agent: Any, options: Mapping[str, OptionValue], timed: bool) -> Agent:
+    """``agent`` with the book its options name set (``book``; by default ``_book_default``);
+    a book file that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
+    choice = str(options.get("book", _book_default(timed)))
+    if choice != BOOK_OFF:
+        from agents.search.book import load_book
+
+        agent.book = load_book(None if choice == BOOK_SHIPPED else choice)
+    return cast("Agent", agent)
 
 
 def _build_human(build: Build) -> Agent:
@@ -106,20 +134,22 @@ def _build_alphabeta(build: Build) -> Agent:
     }
     if "time" in o or "clock" in o:
         extra: dict[str, Any] = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
-        return AlphaBetaAgent(
+        agent = AlphaBetaAgent(
             time_limit=float(o["time"]) if "time" in o else None,
             game_time=float(o["clock"]) if "clock" in o else None,
             **knobs,
             **extra,
         )
-    return AlphaBetaAgent(int(o.get("depth", ALPHABETA_DEPTH)), **knobs)
+        return _with_book(agent, o, True)
+    return _with_book(AlphaBetaAgent(int(o.get("depth", ALPHABETA_DEPTH)), **knobs), o, False)
 
 
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.alphabeta_agent import AlphaBetaAgent
 
-    fixed: dict[str, object] = {"eval": _alphabeta_eval(options)}
-    if not options.keys() & {"time", "clock"}:
+    timed = bool(options.keys() & {"time", "clock"})
+    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": _book_default(timed)}
+    if not timed:
         fixed["depth"] = ALPHABETA_DEPTH
     return fixed | parameter_defaults(AlphaBetaAgent, ALPHABETA.options)
 
@@ -171,17 +201,24 @@ def _build_mcts(build: Build) -> Agent:
             knobs[option.parameter] = option.value_type(o[option.key])
     if "fpu" in o:
         knobs["fpu"] = bool(o["fpu"])
+    timed = _mcts_timed(o)
     if "sims" in o:
-        return MCTSAgent(simulations=int(o["sims"]), **knobs)
+        return _with_book(MCTSAgent(simulations=int(o["sims"]), **knobs), o, timed)
     if "clock" in o:
-        return MCTSAgent(game_time=float(o["clock"]), **knobs)
-    return MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs)
+        return _with_book(MCTSAgent(game_time=float(o["clock"]), **knobs), o, timed)
+    return _with_book(MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs), o, timed)
+
+
+def _mcts_timed(options: Mapping[str, OptionValue]) -> bool:
+    """Whether an MCTS spec is a guided search by the clock (its book is on by default); textbook
+    UCT (``uct=1``), a baseline, and a count of simulations are not."""
+    return "sims" not in options and not options.get("uct")
 
 
 def _mcts_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
-    fixed: dict[str, object] = {"eval": "patterns", "uct": 0}
+    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(_mcts_timed(options))}
     if default_time is not None:
         fixed["time"] = default_time
     return fixed | parameter_defaults(MCTSAgent, MCTS.options, TEXTBOOK_UCT if options.get("uct") else None)
@@ -314,6 +351,7 @@ ALPHABETA = PlayerKind(
             help="ProbCut at that many standard deviations (0: full width)",
         ),
         PROOF,
+        BOOK,
         SEED,
     ),
     bare="depth",
@@ -370,6 +408,7 @@ MCTS = PlayerKind(
             parameter="max_nodes",
             help="the tree's most nodes (4 M, 40 bytes each; more for long moves)",
         ),
+        BOOK,
     ),
     defaults=_mcts_defaults,
     checks=(_weights_need_patterns, _mcts_proof),
