@@ -116,7 +116,7 @@ def _alphabeta_eval(options: Mapping[str, OptionValue]) -> str:
     return "patterns" if options.keys() & {"time", "clock", "weights"} else "hand"
 
 
-def _build_alphabeta(build: Build) -> Agent:
+def _alphabeta_agent(build: Build) -> Agent:
     from agents.search.alphabeta_agent import AlphaBetaAgent
     from agents.search.evaluation import HAND_EVALUATION
 
@@ -134,14 +134,18 @@ def _build_alphabeta(build: Build) -> Agent:
     }
     if "time" in o or "clock" in o:
         extra: dict[str, Any] = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
-        agent = AlphaBetaAgent(
+        return AlphaBetaAgent(
             time_limit=float(o["time"]) if "time" in o else None,
             game_time=float(o["clock"]) if "clock" in o else None,
             **knobs,
             **extra,
         )
-        return _with_book(agent, o, True)
-    return _with_book(AlphaBetaAgent(int(o.get("depth", ALPHABETA_DEPTH)), **knobs), o, False)
+    return AlphaBetaAgent(int(o.get("depth", ALPHABETA_DEPTH)), **knobs)
+
+
+def _build_alphabeta(build: Build) -> Agent:
+    o = build.options
+    return _with_book(_alphabeta_agent(build), o, bool(o.keys() & {"time", "clock"}))
 
 
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
@@ -180,7 +184,7 @@ MCTS_GUIDES = ("eval", "weights", "mix", "bias", "minimax", "ply", "fpu")
 """The MCTS options that guide its search, which textbook UCT (``uct=1``) has none of."""
 
 
-def _build_mcts(build: Build) -> Agent:
+def _mcts_agent(build: Build) -> Agent:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
 
     o = build.options
@@ -201,12 +205,15 @@ def _build_mcts(build: Build) -> Agent:
             knobs[option.parameter] = option.value_type(o[option.key])
     if "fpu" in o:
         knobs["fpu"] = bool(o["fpu"])
-    timed = _mcts_timed(o)
     if "sims" in o:
-        return _with_book(MCTSAgent(simulations=int(o["sims"]), **knobs), o, timed)
+        return MCTSAgent(simulations=int(o["sims"]), **knobs)
     if "clock" in o:
-        return _with_book(MCTSAgent(game_time=float(o["clock"]), **knobs), o, timed)
-    return _with_book(MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs), o, timed)
+        return MCTSAgent(game_time=float(o["clock"]), **knobs)
+    return MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs)
+
+
+def _build_mcts(build: Build) -> Agent:
+    return _with_book(_mcts_agent(build), build.options, _mcts_timed(build.options))
 
 
 def _mcts_timed(options: Mapping[str, OptionValue]) -> bool:
