@@ -87,3 +87,10 @@ checked in the file's header before anything is allocated."""
 MAX_SPEC = 4200
 """The longest player spec (``classic:PATH:Class``): a path of the longest Linux allows (4096
 bytes) with its kind and class. A spec's errors quote it whole, so this bounds them too."""
+
+MAX_BOOK_POSITIONS = 10**7
+"""The most positions an opening book may hold (``reversi book --positions``, a book file): Edax's
+largest books hold a few million; a position takes about 100 bytes in memory per move it values."""
+
+MAX_BOOK_FILE = 2 * GIB
+"""The largest opening-book file: a position is about 40 bytes in the file, so ``MAX_BOOK_POSITIONS`` fit."""

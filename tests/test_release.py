@@ -38,7 +38,12 @@ def test_the_wheel_installs_in_a_fresh_venv_and_plays_with_its_shipped_data(tmp_
     assert [w.name for w in wheels] == [f"reversi_env-{version}-py3-none-any.whl"] and len(sdists) == 1
     run(sys.executable, "-m", "twine", "check", "--strict", *wheels, *sdists, cwd=tmp_path)
     shipped = zipfile.ZipFile(wheels[0]).namelist()
-    for data in ("agents/search/data/patterns.npz", "agents/learn/data/alphazero.pt", "agents/py.typed"):
+    for data in (
+        "agents/search/data/patterns.npz",
+        "agents/search/data/book.npz",
+        "agents/learn/data/alphazero.pt",
+        "agents/py.typed",
+    ):
         assert data in shipped
 
     # A venv of its own, seeing this interpreter's packages (numpy, numba, torch) through a .pth

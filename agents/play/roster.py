@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agents.play.kinds import Build, Option, OptionValue, PlayerKind, SpecError, parameter_defaults
 
@@ -48,6 +48,34 @@ PROOF = Option(
     parameter="endgame_proof",
     help="empty squares from which a timed search tries to prove the outcome (0: never)",
 )
+
+BOOK = Option(
+    "book",
+    str,
+    example="my-book.npz",
+    help="the opening book it plays from before it searches: `1` the package's (the default of a timed "
+    "search), `0` none (the default of a fixed depth or simulations), or a file `reversi book --out` wrote",
+)
+BOOK_OFF, BOOK_SHIPPED = "0", "1"
+"""``book=0``: no book; ``book=1``: the package's (a book file named ``1`` is ``./1``)."""
+
+
+def _book_default(timed: bool) -> str:
+    """A player's book when its spec names none: the package's for a search by the clock, whose
+    opening moves it saves; none for a fixed depth, a count of simulations or textbook UCT, which
+    replay one search or stand as a baseline."""
+    return BOOK_SHIPPED if timed else BOOK_OFF
+
+
+def _with_book(agent: Any, options: Mapping[str, OptionValue], timed: bool) -> Agent:
+    """``agent`` with the book its options name set (``book``; by default ``_book_default``);
+    a book file that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
+    choice = str(options.get("book", _book_default(timed)))
+    if choice != BOOK_OFF:
+        from agents.search.book import load_book
+
+        agent.book = load_book(None if choice == BOOK_SHIPPED else choice)
+    return cast("Agent", agent)
 
 
 def _build_human(build: Build) -> Agent:
@@ -88,7 +116,7 @@ def _alphabeta_eval(options: Mapping[str, OptionValue]) -> str:
     return "patterns" if options.keys() & {"time", "clock", "weights"} else "hand"
 
 
-def _build_alphabeta(build: Build) -> Agent:
+def _alphabeta_agent(build: Build) -> Agent:
     from agents.search.alphabeta_agent import AlphaBetaAgent
     from agents.search.evaluation import HAND_EVALUATION
 
@@ -115,11 +143,17 @@ def _build_alphabeta(build: Build) -> Agent:
     return AlphaBetaAgent(int(o.get("depth", ALPHABETA_DEPTH)), **knobs)
 
 
+def _build_alphabeta(build: Build) -> Agent:
+    o = build.options
+    return _with_book(_alphabeta_agent(build), o, bool(o.keys() & {"time", "clock"}))
+
+
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.alphabeta_agent import AlphaBetaAgent
 
-    fixed: dict[str, object] = {"eval": _alphabeta_eval(options)}
-    if not options.keys() & {"time", "clock"}:
+    timed = bool(options.keys() & {"time", "clock"})
+    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": _book_default(timed)}
+    if not timed:
         fixed["depth"] = ALPHABETA_DEPTH
     return fixed | parameter_defaults(AlphaBetaAgent, ALPHABETA.options)
 
@@ -150,7 +184,7 @@ MCTS_GUIDES = ("eval", "weights", "mix", "bias", "minimax", "ply", "fpu")
 """The MCTS options that guide its search, which textbook UCT (``uct=1``) has none of."""
 
 
-def _build_mcts(build: Build) -> Agent:
+def _mcts_agent(build: Build) -> Agent:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent, handwritten_value
 
     o = build.options
@@ -180,10 +214,20 @@ def _build_mcts(build: Build) -> Agent:
     return MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs)
 
 
+def _build_mcts(build: Build) -> Agent:
+    return _with_book(_mcts_agent(build), build.options, _mcts_timed(build.options))
+
+
+def _mcts_timed(options: Mapping[str, OptionValue]) -> bool:
+    """Whether an MCTS spec is a guided search by the clock (its book is on by default); textbook
+    UCT (``uct=1``), a baseline, and a count of simulations are not."""
+    return "sims" not in options and not options.get("uct")
+
+
 def _mcts_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
-    fixed: dict[str, object] = {"eval": "patterns", "uct": 0}
+    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(_mcts_timed(options))}
     if default_time is not None:
         fixed["time"] = default_time
     return fixed | parameter_defaults(MCTSAgent, MCTS.options, TEXTBOOK_UCT if options.get("uct") else None)
@@ -316,6 +360,7 @@ ALPHABETA = PlayerKind(
             help="ProbCut at that many standard deviations (0: full width)",
         ),
         PROOF,
+        BOOK,
         SEED,
     ),
     bare="depth",
@@ -372,6 +417,7 @@ MCTS = PlayerKind(
             parameter="max_nodes",
             help="the tree's most nodes (4 M, 40 bytes each; more for long moves)",
         ),
+        BOOK,
     ),
     defaults=_mcts_defaults,
     checks=(_weights_need_patterns, _mcts_proof),

@@ -104,6 +104,7 @@ __all__ = [
     "spec_help",
     "spec_reference",
     "unregister",
+    "with_option",
 ]
 
 _KINDS: dict[str, PlayerKind] = {kind.name: kind for kind in BUILTIN_KINDS}
@@ -277,6 +278,20 @@ def canonical_spec(spec: str, default_time: float | None = None) -> str:
         if key in kept
     ]
     return f"{parsed.kind}:{','.join(items)}" if items else parsed.kind
+
+
+def with_option(spec: str, key: str, value: OptionValue) -> str:
+    """``spec`` with the option ``key=value`` added (``mcts:time=1`` -> ``mcts:time=1,book=0``).
+
+    Raises:
+        SpecError: a bad spec, a kind without that option, or a spec that sets it already.
+    """
+    parsed = parse_spec(spec)
+    if parsed.record.option(key) is None:
+        raise SpecError(f"{parsed.text!r}: {parsed.kind} takes no option {key!r}")
+    if key in parsed.options:
+        raise SpecError(f"{parsed.text!r}: sets {key} already")
+    return f"{parsed.text}{',' if ':' in parsed.text else ':'}{key}={_option_text(value)}"
 
 
 def runs_code(spec: str) -> bool:

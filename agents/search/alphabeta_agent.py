@@ -19,10 +19,12 @@ from agents.search.alphabeta import (
     prove_outcome,
     search_depth,
 )
+from agents.search.book import Book, book_move
 from agents.search.evaluation import HAND_EVALUATION, Evaluation
 from agents.search.scored import TieBreakingAgent, check_seconds
 from agents.search.timecontrol import StopSignal, game_clock
 from agents.search.tt import clear_table, new_table
+from reversi_env.observation import Observation
 from reversi_env.state import GameState
 
 MAX_DEPTH = 20
@@ -125,6 +127,14 @@ class AlphaBetaAgent(TieBreakingAgent):
         """The nodes the last move's search visited."""
         self._table: np.ndarray | None = None
         self._stop = StopSignal()
+
+    book: Book | None = None
+    """The opening book it plays from before it searches (``agents.search.book``; None: none)."""
+
+    def act(self, observation: Observation) -> int:
+        """The book's move in a position of ``book``, else the best-scored move (ties at random)."""
+        move = book_move(self.book, observation, self.clock)
+        return super().act(observation) if move is None else move
 
     @property
     def timed(self) -> bool:

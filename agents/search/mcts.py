@@ -74,6 +74,7 @@ from agents.base import state_to_move
 from agents.clocks import TimeControl, TimeLeft
 from agents.search.alphabeta import MAX_ENDGAME_EXACT, PROOF_SHARE, prove_outcome
 from agents.search.alphabeta_agent import TIMED_TABLE_ENTRIES
+from agents.search.book import Book, book_move
 from agents.search.endgame import solve_root
 from agents.search.evaluation import DISC, Evaluation, Evaluator
 from agents.search.ladder import evaluate
@@ -689,9 +690,16 @@ class MCTSAgent:
 
     # -- the Agent protocol ---------------------------------------------------------
 
+    book: Book | None = None
+    """The opening book it plays from before it searches (``agents.search.book``; None: none)."""
+
     def act(self, observation: Observation) -> int:
-        """The move for the observation's position (``search(...).action``);
-        the whole SearchResult stays in ``last_result``."""
+        """The book's move in a position of ``book``, else the search's (``search(...).action``;
+        the whole SearchResult stays in ``last_result``, None after a book move)."""
+        self.last_result = None
+        move = book_move(self.book, observation, self.clock)
+        if move is not None:
+            return move
         self.last_result = self.search(observation)
         return self.last_result.action
 

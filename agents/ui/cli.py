@@ -12,6 +12,7 @@ for ``play_cli``). ``reversi --version`` prints the installed distribution's ver
     reversi fit-eval DATA --out FILE                     refit it on a run's saved positions (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
     reversi dataset FILE... --out data.npz               game files into training arrays (dataset_cli)
+    reversi book --out book.npz --depth 10               build or extend an opening book (book_cli)
 
 Each options module's ``register(subparsers)`` adds its subcommands and sets
 ``func``, which takes the parsed arguments and returns the exit status. The
@@ -30,6 +31,7 @@ from agents.ui import (
     alphazero_args,
     analysis_args,
     arena_args,
+    book_args,
     course_args,
     dataset_args,
     engine_args,
@@ -49,6 +51,7 @@ COMMAND_MODULES = (
     learn_args,
     alphazero_args,
     dataset_args,
+    book_args,
 )
 
 

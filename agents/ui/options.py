@@ -86,6 +86,21 @@ def bounded_int(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def bounded_float(low: float, high: float) -> Callable[[str], float]:
+    """An argument type: a number from ``low`` to ``high`` (NaN is none)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, got {text!r}")
+        return value
+
+    return parse
+
+
 def even_int(low: int) -> Callable[[str], int]:
     """An argument type: an even whole number >= ``low`` (games: each opening played twice, colours swapped)."""
 
