@@ -8,8 +8,8 @@ mirror image (alpha-beta against GRhino 5, seeds 21 and 22: 31 different games
 in 40).
 
 GRhino is Debian's ``grhino`` package (``apt-get install grhino``); it plays at
-``-l LEVEL -b 0 -r 0`` (no opening book, no randomness), and our engines play without
-theirs (``book=0`` is added to a timed spec that names no book). Every game goes through
+``-l LEVEL -b 0 -r 0`` (no opening book, no randomness), and ours plays without its own
+(``book=0``, the default). Every game goes through
 ``agents.play.match.play_game``, so our engine meets GRhino exactly as in
 ``reversi play`` and ``reversi arena``.
 
@@ -69,7 +69,7 @@ from agents.arena.tournament import (
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
-from agents.play.specs import canonical_spec, make_agent, parse_spec, with_option
+from agents.play.specs import make_agent
 from agents.ui.options import bounded_int, player_spec, positive_float, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
@@ -124,17 +124,6 @@ class Zebra:
                 raise EngineError(f"{self.name}: illegal move {found} after {moves!r}")
         self._tracker.play(state, action)
         return action
-
-
-def without_book(spec: str) -> str:
-    """``spec`` playing without its opening book (``book=0``), as every opponent here plays
-    without its own; a spec that names a book, a kind that has none and a player that plays
-    none by default (a fixed depth) stay as they are."""
-    parsed = parse_spec(spec)
-    if parsed.record.option("book") is None or "book" in parsed.options:
-        return spec
-    bookless = with_option(spec, "book", "0")
-    return spec if canonical_spec(bookless) == canonical_spec(spec) else bookless
 
 
 def make_opponent(spec: str, colour: int, seed: int, zebra: Zebra | None, time_limit: float) -> Agent:
@@ -301,7 +290,6 @@ def main() -> None:
         check_specs(engines, args.time_limit)  # a spec that parses but cannot be built fails before any game
     except ValueError as e:
         parser.error(f"--engine: {e}")
-    engines = [without_book(engine) for engine in engines]
     opponents = []
     if args.levels:
         if shutil.which(GRHINO) is None:

@@ -133,15 +133,3 @@ def test_longer_openings_on_request(tmp_path: Path) -> None:
     bad = run_bench("--engine", "random", "--levels", "1", "--opening-plies", "0")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines()[-1].startswith("bench_engine.py: error: --opening-plies 0: found only 1")
-
-
-def test_our_timed_engines_meet_the_bookless_opponents_without_their_book() -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import bench_engine
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    assert bench_engine.without_book("mcts:time=1") == "mcts:time=1,book=0"
-    assert bench_engine.without_book("alphabeta:time=1") == "alphabeta:time=1,book=0"
-    for kept in ("alphabeta:2", "mcts:sims=100", "mcts:time=1,book=my.npz", "random"):
-        assert bench_engine.without_book(kept) == kept

@@ -53,24 +53,17 @@ BOOK = Option(
     "book",
     str,
     example="my-book.npz",
-    help="the opening book it plays from before it searches: `1` the package's (the default of a timed "
-    "search), `0` none (the default of a fixed depth or simulations), or a file `reversi book --out` wrote",
+    help="the opening book it plays from before it searches: `1` the package's, `0` none (the default), "
+    "or a file `reversi book --out` wrote",
 )
 BOOK_OFF, BOOK_SHIPPED = "0", "1"
 """``book=0``: no book; ``book=1``: the package's (a book file named ``1`` is ``./1``)."""
 
 
-def _book_default(timed: bool) -> str:
-    """A player's book when its spec names none: the package's for a search by the clock, whose
-    opening moves it saves; none for a fixed depth, a count of simulations or textbook UCT, which
-    replay one search or stand as a baseline."""
-    return BOOK_SHIPPED if timed else BOOK_OFF
-
-
-def _with_book(agent: Any, options: Mapping[str, OptionValue], timed: bool) -> Agent:
-    """``agent`` with the book its options name set (``book``; by default ``_book_default``);
-    a book file that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
-    choice = str(options.get("book", _book_default(timed)))
+def _with_book(agent: Any, options: Mapping[str, OptionValue]) -> Agent:
+    """``agent`` with the book its options name set (``book``; none by default); a book file
+    that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
+    choice = str(options.get("book", BOOK_OFF))
     if choice != BOOK_OFF:
         from agents.search.book import load_book
 
@@ -144,15 +137,14 @@ def _alphabeta_agent(build: Build) -> Agent:
 
 
 def _build_alphabeta(build: Build) -> Agent:
-    o = build.options
-    return _with_book(_alphabeta_agent(build), o, bool(o.keys() & {"time", "clock"}))
+    return _with_book(_alphabeta_agent(build), build.options)
 
 
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.alphabeta_agent import AlphaBetaAgent
 
     timed = bool(options.keys() & {"time", "clock"})
-    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": _book_default(timed)}
+    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": BOOK_OFF}
     if not timed:
         fixed["depth"] = ALPHABETA_DEPTH
     return fixed | parameter_defaults(AlphaBetaAgent, ALPHABETA.options)
@@ -215,19 +207,13 @@ def _mcts_agent(build: Build) -> Agent:
 
 
 def _build_mcts(build: Build) -> Agent:
-    return _with_book(_mcts_agent(build), build.options, _mcts_timed(build.options))
-
-
-def _mcts_timed(options: Mapping[str, OptionValue]) -> bool:
-    """Whether an MCTS spec is a guided search by the clock (its book is on by default); textbook
-    UCT (``uct=1``), a baseline, and a count of simulations are not."""
-    return "sims" not in options and not options.get("uct")
+    return _with_book(_mcts_agent(build), build.options)
 
 
 def _mcts_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
-    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(_mcts_timed(options))}
+    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": BOOK_OFF}
     if default_time is not None:
         fixed["time"] = default_time
     return fixed | parameter_defaults(MCTSAgent, MCTS.options, TEXTBOOK_UCT if options.get("uct") else None)

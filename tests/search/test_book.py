@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from conftest import run_cli
 
+from agents.clocks import TimeControl
 from agents.play.specs import SpecError, canonical_spec, make_agent
 from agents.search.alphabeta_agent import AlphaBetaAgent
 from agents.search.book import (
@@ -171,22 +172,22 @@ def test_book_0_plays_as_the_agent_without_a_book() -> None:
         state = state.apply(move)
 
 
-def test_timed_players_use_the_shipped_book_by_default_and_fixed_budgets_do_not() -> None:
-    for spec in ("mcts", "mcts:time=0.1", "mcts:clock=30", "alphabeta:time=0.1", "alphabeta:clock=30"):
+def test_players_use_a_book_only_when_their_spec_names_one() -> None:
+    for spec in ("mcts:book=1", "mcts:time=0.1,book=1", "mcts:clock=30,book=1", "alphabeta:time=0.1,book=1"):
         assert getattr(make_agent(spec), "book", None) is load_book(), spec
-    unbooked = ("mcts:sims=10", "mcts:time=0.1,uct=1", "alphabeta:3", "mcts:time=0.1,book=0", "alphabeta:time=1,book=0")
+    unbooked = ("mcts", "mcts:time=0.1", "mcts:sims=10", "alphabeta:3", "alphabeta:time=1", "mcts:time=0.1,book=0")
     for spec in unbooked:
         assert getattr(make_agent(spec), "book", "none") is None, spec
-    assert canonical_spec("mcts:time=1,book=1") == "mcts:time=1"
+    assert canonical_spec("mcts:time=1,book=0") == "mcts:time=1"
     assert canonical_spec("alphabeta:3,book=0") == "alphabeta:3"
-    assert make_agent("mcts:time=0.1,book=0").name.endswith("book=0")
+    assert make_agent("mcts:time=0.1,book=1").name.endswith("book=1")
     assert book_move(None, observe(GameState.initial(), 0)) is None
 
 
-@pytest.mark.parametrize("spec", ["mcts:clock=30", "alphabeta:clock=30"])
+@pytest.mark.parametrize("spec", ["mcts:clock=30,book=1", "alphabeta:clock=30,book=1"])
 def test_a_book_move_on_a_byo_yomi_clock_is_one_of_the_periods_moves(spec: str) -> None:
     player = make_agent(spec, seed=0)
-    clock = GameClock(0.0, 2.0, 4)  # byo-yomi only: 2 s for every 4 moves
+    clock = GameClock(TimeControl(clock=0.0, overtime=2.0, overtime_moves=4))  # byo-yomi only: 2 s every 4 moves
     player.clock = clock  # type: ignore[attr-defined]  # as a GTP controller's time_settings sets it
     clock.reset()
     state = GameState.initial()
