@@ -17,13 +17,13 @@ its own) uses no table. Moves are tried TT move first, then by the evaluation
 of the position they lead to (from ``ORDER_SEARCH_DEPTH`` plies up by a
 shallow search of it), plus the opponent's mobility there, or near the leaves
 by that mobility alone; in an exact tree fastest-first, with the evaluation of
-the child joining high in the tree; a deep exact node with no TT move first
-finds one by a short heuristic search (internal iterative deepening). The
-fixed-depth ladder
-levels, the timed iterative deepening (with helper threads sharing the table
-and sharing out the moves, simplified ABDADA; near the end asking win, loss or
-draw before the exact score) and the exact solver (``agents.search.endgame``)
-are all this function with different depths, windows and scales.
+the child joining high in the tree (the solver's presearch leaves the table
+moves there; a short heuristic search at each exact node without one cost
+more than it saved). The fixed-depth ladder levels, the timed iterative
+deepening (with helper threads sharing the table and sharing out the moves,
+simplified ABDADA; near the end asking win, loss or draw before the exact
+score) and the exact solver (``agents.search.endgame``) are all this function
+with different depths, windows and scales.
 
 Scores are in units of ``stats[SCALE]`` per disc of final margin
 (``evaluation.DISC`` for a heuristic search, 1 for the exact solver); the
@@ -106,12 +106,6 @@ ETC_DEPTH = 3
 ORDER_MOBILITY = DISC
 """In the midgame ordering by evaluation or shallow search, each move the opponent
 would have costs a move this much more (one disc): 7-11 % fewer nodes to depths 9 and 10."""
-IID_EMPTIES = 17
-IID_DEPTH = 4
-"""An exact node with ``IID_EMPTIES`` empties or more and nothing in the table first
-searches ``IID_DEPTH`` plies heuristically for a move to try first: a good first move
-saves more nodes than the shallow search costs there, most on the hardest FFO
-positions (``bench_solver.py``, nodes of FFO #20-#39 and of ``--games 40 --empties 21``)."""
 ETC_EMPTIES = 13
 """Exact nodes with fewer empties skip the enhanced transposition cut-off (the
 probes of every child cost more than they save there)."""
@@ -289,13 +283,6 @@ def pvs(
         beta = min(beta, hi)
     if not found:
         tt_move = NO_MOVE
-        if exact and n_empty >= IID_EMPTIES:
-            # Internal iterative deepening: a short heuristic search finds a first move to try.
-            saved_scale = stats[SCALE]
-            stats[SCALE] = DISC
-            pvs(p, o, np.int64(IID_DEPTH), -INF, INF, table, stats, buf, evaluate, weights)
-            stats[SCALE] = saved_scale
-            tt_move = probe(table, p, o)[4]
 
     if not exact and depth >= MPC_DEPTH and stats[SELECTIVITY] > 0 and beta - alpha == 1:
         # ProbCut: a shallow search far enough outside the window predicts the deep one's side of it.

@@ -61,12 +61,13 @@ moves for the ordering. 11 plies short rather than 12 searches an odd number of
 empties two plies deeper (21 empties: depth 10, not 8), which orders the exact
 search better: fewer nodes on FFO #20-#39 and on positions of engine games
 (``bench_solver.py`` and ``bench_solver.py --games 40 --empties 21``)."""
-ASPIRATION_WIDTH = 9
+ASPIRATION_WIDTH = 5
 """The first window of the exact search reaches this far either side of the
-estimate (on FFO #21-#37 a width of 9 took 17 % fewer nodes than one of 1, and
-as few as one of 13). It is about two standard deviations of the estimate's
-error (4-5 discs on FFO #20-#39 and on engine-game positions of 21 empties,
-``bench_solver.py --games 40``), so a weight set that errs more wants it wider."""
+estimate (on FFO #21-#39 a width of 5 took 8 % fewer nodes and 10 % less time
+than one of 9, and fewer than one of 3 or 7; on #40-#44 as many as 9). It is
+about one standard deviation of the estimate's error (4-5 discs on FFO #20-#39
+and on engine-game positions of 21 empties, ``bench_solver.py --games 40``),
+so a weight set that errs more wants it wider."""
 
 __all__ = ["SCORE_MAX", "SCORINGS", "EndgameSolution", "Solver", "exact_best", "solve_position", "solve_root"]
 
