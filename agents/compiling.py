@@ -75,8 +75,8 @@ class _Compiling:
     def watch(self) -> None:
         """Listen, if numba is imported by now (called again until it is)."""
         event = sys.modules.get("numba.core.event")
-        if self._listener is not None or event is None:
-            return
+        if self._listener is not None or event is None or getattr(event.__spec__, "_initializing", False):
+            return  # not imported yet, or half-built: the block's thread is importing it right now
         seen = self.seen
 
         class Listener(event.Listener):  # type: ignore[name-defined]  # numba, imported by the block

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import io
 import os
 import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, engine_imports
 
-from agents.compiling import compile_notice
+from agents.compiling import _Compiling, compile_notice
 
 NOTICE = "compiling the engine for this machine (first run only; later runs start at once)"
 
@@ -53,6 +55,26 @@ def test_a_slow_block_that_compiles_nothing_says_nothing() -> None:
     with compile_notice("the engine", after=0.2, stream=out):
         time.sleep(1.0)
     assert out.getvalue() == ""
+
+
+def test_a_numba_still_being_imported_by_the_block_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice's thread looks for numba while the block's thread imports it: a half-built
+    ``numba.core.event`` (in sys.modules, its import not finished) is left alone until it is whole."""
+    import numba.core.event as whole
+
+    half = types.ModuleType("numba.core.event")
+    half.__spec__ = importlib.machinery.ModuleSpec("numba.core.event", None)
+    half.__spec__._initializing = True  # what importlib marks a module whose import is under way
+    monkeypatch.setitem(sys.modules, "numba.core.event", half)
+    compiling = _Compiling()
+    compiling.watch()  # no Listener in it yet: an AttributeError here would kill the notice's thread
+    assert compiling._listener is None
+    monkeypatch.setitem(sys.modules, "numba.core.event", whole)
+    compiling.watch()
+    try:
+        assert isinstance(compiling._listener, whole.Listener)
+    finally:
+        compiling.stop()
 
 
 def test_a_quick_block_says_nothing() -> None:

@@ -103,21 +103,22 @@ def supervise(run: Callable[[], int]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the game's to handle
     os.set_blocking(read_end, False)
     takeovers = b""
-    while True:
+    statuses: dict[int, int] = {}
+    """The exit status of each process reaped: a copy that takes over may finish the game
+    before the process it killed is reaped."""
+    while current not in statuses:
         try:
             ended, status = os.waitpid(-1, 0)
         except ChildProcessError:
             return 1
+        statuses[ended] = os.waitstatus_to_exitcode(status)
         with contextlib.suppress(BlockingIOError):
             takeovers += os.read(read_end, 4096)
-        if ended != current:
-            continue  # a copy whose turn ended in time, or an orphan of the file's
         successors = takeovers.split()
-        if successors and int(successors[-1]) != current:
+        while current in statuses and successors and int(successors[-1]) != current:
             current = int(successors[-1])  # the copy that killed it carries the game now
-            continue
-        code = os.waitstatus_to_exitcode(status)
-        return code if code >= 0 else 128 - code
+    code = statuses[current]
+    return code if code >= 0 else 128 - code
 
 
 def _nothing() -> None:
