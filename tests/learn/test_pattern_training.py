@@ -414,6 +414,10 @@ def test_each_round_line_is_printed_as_the_round_ends_in_a_real_process(tmp_path
     # A run of many tiny rounds: round 1's line must reach the pipe while the run goes on, and
     # a real Ctrl-C then leaves it on the output. The lines used to come only at the end.
     argv = ["train-eval", "--games", "2000", "--rounds", "1000", "--exact-empties", "0", "--iterations", "1"]
+    # One round here first compiles and caches its kernels: the Ctrl-C below then lands in a round,
+    # not in a first compile, which a loaded machine can stretch past the minute this test waits.
+    warm = ["train-eval", "--games", "1", "--rounds", "1", "--exact-empties", "0", "--iterations", "1", "--no-progress"]
+    assert main([*warm, "--out", str(tmp_path / "warm.npz")]) == 0
     first, _, err, status = _ctrl_c_after_round_1([*argv, "--out", str(tmp_path / "w.npz"), "--no-progress"])
     assert first.startswith("round 1: 2 games, ")
     assert status == 130 and err.strip().endswith("interrupted") and "Traceback" not in err
