@@ -24,7 +24,7 @@ move may take and its clock as it stands, so that it can share its game clock ou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agents.limits import MAX_SECONDS
 
@@ -82,9 +82,10 @@ class TimeControl:
             raise ValueError("give moves to go (periods of the clock) or overtime (after it), not both")
 
     @classmethod
-    def per_move(cls, seconds: float | None) -> TimeControl:
-        """``seconds`` a move and no game clock (None: no limit), as ``--time-limit`` says it."""
-        return cls(move=seconds)
+    def per_move(cls, seconds: float | None, clock: TimeControl | None = None) -> TimeControl:
+        """``seconds`` a move (None: no limit), as ``--time-limit`` says it, under ``clock``'s
+        game clock (None: none), as ``--clock`` says it."""
+        return cls(move=seconds) if clock is None else replace(clock, move=seconds)
 
     @classmethod
     def of(cls, rule: TimeControl | float | None) -> TimeControl:

@@ -4,7 +4,6 @@ with which seed; what tells two players apart (``player_key``).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 from collections.abc import Sequence
@@ -79,9 +78,7 @@ class Tournament:
     @property
     def time_control(self) -> TimeControl:
         """The games' time rule: ``time_limit`` seconds a move and the ``clock``."""
-        if self.clock is None:
-            return TimeControl.per_move(self.time_limit)
-        return dataclasses.replace(self.clock, move=self.time_limit)
+        return TimeControl.per_move(self.time_limit, self.clock)
 
     def __post_init__(self) -> None:
         if not isinstance(self.agents, (list, tuple)) or not all(isinstance(a, str) for a in self.agents):

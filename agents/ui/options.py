@@ -5,7 +5,6 @@ same in every subcommand that takes it."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import sys
 from collections.abc import Callable
@@ -171,10 +170,7 @@ def add_clock_option(parser: argparse.ArgumentParser) -> None:
 
 def time_control(args: argparse.Namespace) -> TimeControl:
     """The game's time control from ``--time-limit`` and ``--clock``."""
-    clock: TimeControl | None = getattr(args, "clock", None)
-    if clock is None:
-        return TimeControl.per_move(args.time_limit)
-    return dataclasses.replace(clock, move=args.time_limit)
+    return TimeControl.per_move(args.time_limit, getattr(args, "clock", None))
 
 
 def add_think_time_option(parser: argparse.ArgumentParser) -> None:
