@@ -12,10 +12,13 @@ from conftest import TEST_DATA, random_game, search_cpu_clock
 from numba import njit
 from test_endgame import endgame_positions
 
+from agents.search import endgame
 from agents.search.alphabeta import (
     DEFERRED,
     EXACT_DEPTH,
     EXACT_JUMP,
+    NODES,
+    SELECTIVITY,
     RootScores,
     _Helper,
     deepening_depths,
@@ -667,3 +670,18 @@ def test_the_root_scorer_compiles_no_error_message_formatting() -> None:
     error that cannot happen: the copy is a loop."""
     compiled = njit(score_moves.signatures[0], nogil=True)(score_moves.py_func)
     assert "raise_with_shape_context" not in compiled.inspect_llvm(compiled.signatures[0])
+
+
+def test_the_solver_s_presearch_is_selective(monkeypatch: pytest.MonkeyPatch) -> None:
+    # FFO #39 (26 empties, a wipe-out): the full-width depth-10 presearch costs more than the exact solve.
+    state = next(s for number, s, _ in read_ffo() if number == 39)
+    p, o = state.kernel_boards()
+    nodes = {}
+    for selectivity in (0, endgame.PRESEARCH_SELECTIVITY):
+        monkeypatch.setattr(endgame, "PRESEARCH_SELECTIVITY", selectivity)
+        stats = new_stats(1, wof=True)
+        estimate = endgame.Solver()._presearch(p, o, state.num_empty(), stats)
+        assert stats[SELECTIVITY] == 0  # the exact search after it is never selective
+        assert estimate > 30  # both see the win
+        nodes[selectivity] = int(stats[NODES])
+    assert nodes[endgame.PRESEARCH_SELECTIVITY] < nodes[0] / 2
