@@ -346,7 +346,7 @@ class GTPServer(EngineSeats):
             self.drop(colour)
             raise
         if clock is not None and not getattr(player, "timed", False):  # a timed player keeps its clock itself
-            clock.spend(time.perf_counter() - started)
+            clock.punch(time.perf_counter() - started)
         try:
             action = read_answer(answer)
             self.state = self.state.apply(action)
