@@ -152,7 +152,8 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def game_clock(text: str) -> TimeControl:
-    """A game clock, ``[MOVES/]SECONDS[+INCREMENT]`` ("300+2"), as ``TimeControl.parse_clock`` reads it."""
+    """A game clock, ``[MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME]`` ("300+2", "300,5/30"),
+    as ``TimeControl.parse_clock`` reads it."""
     try:
         return TimeControl.parse_clock(text)
     except ValueError as e:
@@ -165,10 +166,10 @@ def add_clock_option(parser: argparse.ArgumentParser) -> None:
         "--clock",
         type=game_clock,
         default=None,
-        metavar="[MOVES/]SECONDS[+INC]",
+        metavar="[MOVES/]SECONDS[+INC][,[MOVES/]OVERTIME]",
         help="each side's game clock: 300 (5 minutes), 300+2 (2 s more after each move), 40/5400 "
-        "(40 moves in 90 minutes, then again); running out loses (default none; --time-limit still "
-        "limits each move unless off)",
+        "(40 moves in 90 minutes, then again), 300,5/30 (then 30 s for every 5 moves), 300,120 (then 120 s "
+        "for the rest); running out loses (default none; --time-limit still limits each move unless off)",
     )
 
 
