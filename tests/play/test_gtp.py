@@ -170,7 +170,8 @@ def recorder(tmp_path: Path, knows_time: bool) -> tuple[GTPEngine, Path]:
     """Our own GTP server as an external engine that logs the commands it reads (tests/data/gtp_recorder.py)."""
     log = tmp_path / "commands.log"
     script = TEST_DATA / "gtp_recorder.py"
-    return GTPEngine([sys.executable, str(script), str(log), "timed" if knows_time else "untimed"]), log
+    command = [sys.executable, str(script), str(log), "timed" if knows_time else "untimed"]
+    return GTPEngine(command, start_timeout=300.0), log  # a fresh clone compiles the engine first
 
 
 def test_the_engine_is_told_the_rule_once_a_game_and_its_clock_before_each_move(tmp_path: Path) -> None:
@@ -209,7 +210,7 @@ def test_our_gtp_server_plays_on_the_clock_it_is_sent(tmp_path: Path) -> None:
     """Its player takes 30 s a move by its own budget: only the clock sent makes it move in the rule's 20 s."""
     server = [sys.executable, "-m", "agents", "gtp", "--player", "alphabeta:time=30", "--time-limit", "off"]
     control = TimeControl(clock=20.0)
-    with GTPEngine(server) as engine:
+    with GTPEngine(server, start_timeout=300.0) as engine:  # a fresh clone compiles the search first
         try:
             action = engine.act_timed(observe(GameState.initial(), 0), TimeLeft(control, 20.0, 20.0))
         except MoveTimeout:
