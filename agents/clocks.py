@@ -25,11 +25,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from agents.limits import MAX_SECONDS
 
-_CLOCK_FORM = re.compile(r"(?:(?P<moves>\d+)/)?(?P<clock>[0-9.]+)(?:\+(?P<increment>[0-9.]+))?")
-"""``[MOVES/]SECONDS[+INCREMENT]``, as PGN's TimeControl tag writes a period ("40/5400+30")."""
+_CLOCK_FORM = re.compile(
+    r"(?:(?P<moves>\d+)/)?(?P<clock>[0-9.]+)(?:\+(?P<increment>[0-9.]+))?"
+    r"(?:,(?:(?P<overtime_moves>\d+)/)?(?P<overtime>[0-9.]+))?"
+)
+"""``[MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME]``: a period as PGN's TimeControl tag writes
+one ("40/5400+30"), then the overtime, written as a period is ("300,5/30")."""
+
+
+def _figure(seconds: float) -> str:
+    """``seconds`` as ``parse_clock`` reads them back to the same float: "300", "0.5", "0.00001"."""
+    text = repr(float(seconds))
+    return (format(Decimal(text), "f") if "e" in text else text).removesuffix(".0")
 
 
 def _seconds(name: str, value: object, *, zero: bool = False) -> float:
@@ -102,30 +113,48 @@ class TimeControl:
 
     @classmethod
     def parse_clock(cls, text: str, move: float | None = None) -> TimeControl:
-        """A game clock from ``[MOVES/]SECONDS[+INCREMENT]``: "300" (5 minutes a side),
-        "300+2" (2 s more after each move), "40/5400" (40 moves in 90 minutes, then as
-        much again for the next 40), "40/5400+30"; ``move`` the seconds a move may take too.
+        """A game clock from ``[MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME]``: "300"
+        (5 minutes a side), "300+2" (2 s more after each move), "40/5400" (40 moves in
+        90 minutes, then as much again for the next 40), "40/5400+30"; after a comma the
+        overtime once the clock runs out, moves first as in a period: "300,5/30" (30 s
+        for every 5 moves, GTP's byo-yomi), "300+10,120" (120 s for the rest of the game,
+        GGF's grace); ``move`` the seconds a move may take too.
 
         Raises:
             ValueError: the text is not of that form, or a figure is out of range.
         """
         found = _CLOCK_FORM.fullmatch(text.strip())
         if found is None:
-            raise ValueError(f"a clock is SECONDS, SECONDS+INCREMENT or MOVES/SECONDS[+INCREMENT], got {text!r}")
+            raise ValueError(
+                "a clock is [MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME] ('300+2', '40/5400', '300,5/30'), "
+                f"got {text!r}"
+            )
         try:
             clock = float(found["clock"])
             increment = float(found["increment"]) if found["increment"] else 0.0
+            overtime = float(found["overtime"]) if found["overtime"] else None
         except ValueError:
             raise ValueError(f"a clock's seconds must be numbers, got {text!r}") from None
-        moves = int(found["moves"]) if found["moves"] else None
-        return cls(move=move, clock=clock, increment=increment, moves_to_go=moves)
+        moves, overtime_moves = (int(found[key]) if found[key] else None for key in ("moves", "overtime_moves"))
+        return cls(
+            move=move,
+            clock=clock,
+            increment=increment,
+            moves_to_go=moves,
+            overtime=overtime,
+            overtime_moves=overtime_moves,
+        )
 
     def clock_text(self) -> str:
-        """The game clock as ``parse_clock`` reads it ("300+2", "40/5400"); "" without a clock."""
+        """The game clock as ``parse_clock`` reads it back, figure for figure ("300+2",
+        "40/5400", "300,5/30"); "" without a clock."""
         if self.clock is None:
             return ""
-        moves = "" if self.moves_to_go is None else f"{self.moves_to_go}/"
-        return f"{moves}{self.clock:g}" + (f"+{self.increment:g}" if self.increment else "")
+        text = ("" if self.moves_to_go is None else f"{self.moves_to_go}/") + _figure(self.clock)
+        text += f"+{_figure(self.increment)}" if self.increment else ""
+        if self.overtime is not None:
+            text += "," + ("" if self.overtime_moves is None else f"{self.overtime_moves}/") + _figure(self.overtime)
+        return text
 
     @property
     def unlimited(self) -> bool:

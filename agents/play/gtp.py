@@ -28,7 +28,10 @@ records as a loss for the engine. A crashed engine is restarted and the game
 replayed into it, up to ``max_restarts`` times per game. Under a time limit
 ``play_game`` calls ``act_timed``: a move over the limit stops the engine (its
 whole process group) and raises ``MoveTimeout``; the next ``reset`` starts it
-again.
+again. The game's clock goes to the engine as GTP says one: ``time_settings``
+once a game (``gtp_time_settings``) and ``time_left`` before each ``genmove``
+(``gtp_time_left``), to an engine whose ``known_command`` knows them; a refusal
+of either costs nothing.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from collections.abc import Sequence
 from types import TracebackType
 
 from agents.base import MoveTimeout
-from agents.clocks import TimeLeft
+from agents.clocks import TimeControl, TimeLeft
 from agents.play.gtp_connection import MAX_REPLY, EngineDiedError, EngineError, GTPConnection
 from reversi_env.errors import InvalidMoveError, quoted
 from reversi_env.notation import PASS, Action, action_name, parse_action
@@ -56,6 +59,8 @@ __all__ = [
     "GTPEngine",
     "MoveTracker",
     "find_moves",
+    "gtp_time_left",
+    "gtp_time_settings",
     "parse_genmove",
     "play_command",
     "replay",
@@ -134,6 +139,53 @@ def parse_genmove(reply: str, state: GameState, name: str) -> Action:
     if not state.is_legal(action):
         raise EngineError(f"engine {name!r} played the illegal move {quoted(reply)} in\n{state}")
     return action
+
+
+# -- the clock in GTP words ------------------------------------------------------
+
+
+def _gtp_seconds(seconds: float) -> str:
+    """Seconds as GTP writes them, whole (rounded down: an engine is never told of time
+    it has not got), and only under a second as a fraction, where 0 would say none."""
+    seconds = max(seconds, 0.0)
+    return str(int(seconds)) if seconds >= 1 else f"{int(seconds * 1000) / 1000:g}"
+
+
+def gtp_time_settings(control: TimeControl) -> str | None:
+    """GTP's ``time_settings MAIN BYO_YOMI STONES`` for ``control``: the main time and
+    Canadian byo-yomi, or a move limit alone as a byo-yomi of one stone (``0 60 1``).
+
+    Returns:
+        The command, or None for no limit and for what GTP cannot say: an increment,
+        moves to go, a grace for the rest of the game, a move limit beside a clock.
+    """
+    if control.clock is None:
+        return None if control.move is None else f"time_settings 0 {_gtp_seconds(control.move)} 1"
+    if control.move is not None or control.increment or control.moves_to_go is not None:
+        return None
+    if control.overtime is None:
+        return f"time_settings {_gtp_seconds(control.clock)} 0 0"
+    if control.overtime_moves is None:
+        return None
+    return f"time_settings {_gtp_seconds(control.clock)} {_gtp_seconds(control.overtime)} {control.overtime_moves}"
+
+
+def gtp_time_left(colour: Player, left: TimeLeft) -> str | None:
+    """GTP's ``time_left COLOUR SECONDS STONES`` for the move ``left`` reads: the clock
+    (of the main time, or of the period with its moves to play), or the move's own
+    seconds for one stone without a clock; a move limit tighter than the clock wins.
+
+    Returns:
+        The command, or None when nothing limits the move's time.
+    """
+    if left.clock is not None:
+        seconds = left.clock if left.seconds is None else min(left.clock, left.seconds)
+        stones = left.moves_left or 0
+    elif left.seconds is not None:
+        seconds, stones = left.seconds, 1
+    else:
+        return None
+    return f"time_left {COLOUR_NAMES[colour]} {_gtp_seconds(seconds)} {stones}"
 
 
 # -- the agent -----------------------------------------------------------------
@@ -235,6 +287,12 @@ class GTPEngine:
         self._stopped = False
         self._lock = threading.Lock()
         """Orders ``stop``/``close`` from another thread with an engine starting for a move."""
+        self._left: TimeLeft | None = None
+        """The time of the move under way, as ``act_timed`` received it (None: ``act``, untimed)."""
+        self._told: TimeControl | None = None
+        """The rule sent with ``time_settings`` to this engine process in this game."""
+        self._known: dict[str, bool] = {}
+        """The answers of this engine process to ``known_command``."""
         self._start()
 
     # -- the engine's life -----------------------------------------------------
@@ -251,6 +309,7 @@ class GTPEngine:
             connection.stop()
             raise EngineDiedError(f"engine {self.name!r} was stopped or closed while it started")
         self._synced = 0
+        self._told, self._known = None, {}
         self._command("boardsize 8", self.start_timeout)
         self._command("clear_board")
 
@@ -324,6 +383,7 @@ class GTPEngine:
         self._tracker.reset()
         self._game_restarts = 0
         self._synced = -1
+        self._told = None
         if not self.alive:
             self._kill()
             if not self._closed:
@@ -367,6 +427,7 @@ class GTPEngine:
                 if not self.alive:
                     raise EngineDiedError(f"engine {self.name!r} is not running")
                 self._push()
+                self._tell_time(colour)
                 return self._command(f"genmove {COLOUR_NAMES[colour]}")
             except EngineDiedError as e:
                 self._kill()
@@ -387,9 +448,42 @@ class GTPEngine:
                         continue  # closed or stopped while it restarted: the next pass says which
                     raise EngineError(f"engine {self.name!r} died again on restart") from e2
 
+    def _optional(self, command: str) -> str | None:
+        """Send ``command``, which the engine may refuse: its reply, or None for a refusal
+        (no failure of the engine's; an engine that died still is one)."""
+        try:
+            return self._command(command)
+        except EngineDiedError:
+            raise
+        except EngineError:
+            return None
+
+    def _knows(self, command: str) -> bool:
+        """Whether the engine says it knows ``command`` (``known_command``; an engine without it knows none)."""
+        if command not in self._known:
+            reply = self._optional(f"known_command {command}")
+            self._known[command] = reply is not None and reply.lower() == "true"
+        return self._known[command]
+
+    def _tell_time(self, colour: Player) -> None:
+        """The game's clock for the move under way, to an engine that knows GTP's time
+        commands: ``time_settings`` once a game, ``time_left`` before each ``genmove``."""
+        left = self._left
+        if left is None or left.control.unlimited:
+            return  # a bare deadline (a number of seconds) is no rule to tell
+        settings = gtp_time_settings(left.control)
+        if settings is not None and self._told != left.control and self._knows("time_settings"):
+            self._optional(settings)
+            self._told = left.control
+        now = gtp_time_left(colour, left)
+        if now is not None and self._knows("time_left"):
+            self._optional(now)
+
     def act_timed(self, observation: Observation, limit: TimeLeft | float | None) -> int:
-        """``act`` within ``limit`` (its seconds: ``TimeLeft.of``), else MoveTimeout (the engine is stopped)."""
-        timeout = TimeLeft.of(limit).seconds
+        """``act`` within ``limit`` (its seconds: ``TimeLeft.of``), else MoveTimeout (the engine is stopped);
+        the rule and the clock ``limit`` reads go to the engine (``gtp_time_settings``, ``gtp_time_left``)."""
+        self._left = TimeLeft.of(limit)
+        timeout = self._left.seconds
         self._deadline = None if timeout is None else time.monotonic() + timeout
         try:
             return self.act(observation)
@@ -398,7 +492,7 @@ class GTPEngine:
             self._synced = -1
             raise
         finally:
-            self._deadline = None
+            self._deadline, self._left = None, None
 
     def act(self, observation: Observation) -> int:
         """The engine's move in the position shown; EngineError if it fails."""

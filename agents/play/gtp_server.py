@@ -147,11 +147,13 @@ class EngineSeats:
     def __init__(self, spec: str, *, seed: int | None, default_time: float, time_limit: float | None) -> None:
         """``spec`` is a player spec (``agents.play.specs``); ValueError if it is malformed.
         ``seed``, ``default_time`` and ``time_limit`` are what each player is built with
-        (``build_engine_player``)."""
+        (``build_engine_player``); ``time_limit`` is the seconds of a move too when the
+        controller sets no clock (``time_control``)."""
         self.spec = parse_spec(spec)
         self.seed = seed
         self.default_time = default_time
-        self.time_limit = time_limit
+        self.time_control = TimeControl.per_move(time_limit)
+        """The rule of a move when the controller sets no clock: ``time_limit`` seconds (None: no limit)."""
         self.players: dict[Player, Any] = {}
 
     def prepare(self) -> None:
@@ -176,7 +178,7 @@ class EngineSeats:
                 colour,
                 seed=self.seed,
                 default_time=self.default_time,
-                time_limit=self.time_limit,
+                time_limit=self.time_control.move,
             )
             self._seated(colour, player)
             self.players[colour] = player
@@ -346,7 +348,7 @@ class GTPServer(EngineSeats):
             self.drop(colour)
             raise
         if clock is not None and not getattr(player, "timed", False):  # a timed player keeps its clock itself
-            clock.spend(time.perf_counter() - started)
+            clock.punch(time.perf_counter() - started)
         try:
             action = read_answer(answer)
             self.state = self.state.apply(action)
@@ -358,9 +360,9 @@ class GTPServer(EngineSeats):
     def _move_limit(self, colour: Player) -> float | None:
         """Seconds a player in a process of its own gets for this move: what its
         clock has left, the current byo-yomi period included, plus ``CLOCK_GRACE``;
-        with no clock, ``time_limit``."""
+        with no clock, the move's limit of ``time_control``."""
         clock = self.clocks.get(colour)
-        return self.time_limit if clock is None else clock.seconds_to_flag() + CLOCK_GRACE
+        return self.time_control.move if clock is None else clock.seconds_to_flag() + CLOCK_GRACE
 
     def _final_score(self, args: list[str]) -> str:
         if not self.state.is_terminal():  # the discs mid-game are no score: gtp-rhino fails the same way

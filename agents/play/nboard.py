@@ -251,7 +251,7 @@ class NBoardServer(EngineSeats):
         try:
             # Our own searches stop; a player in a process or an engine of its own would be killed.
             with self._search(None if isinstance(player, TimedAgent) else player):
-                answer = engine_move(player, observe(state, state.player), self.time_limit)
+                answer = engine_move(player, observe(state, state.player), self.time_control.move)
         except BaseException:
             self.drop(state.player)  # built afresh at its next go
             raise

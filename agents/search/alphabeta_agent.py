@@ -166,7 +166,7 @@ class AlphaBetaAgent(TieBreakingAgent):
             assert limit is not None
             scores = self._timed_scores(state, p, o, actions, start, limit)
             if self.clock is not None:
-                self.clock.spend(time.perf_counter() - start)
+                self.clock.punch(time.perf_counter() - start)
             return scores
         if self._table is None:
             self._table = new_table(LADDER_TABLE_ENTRIES)

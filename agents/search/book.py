@@ -355,5 +355,5 @@ def book_move(book: Book | None, observation: Observation, clock: GameClock | No
     start = time.perf_counter()
     move = book.move(state_to_move(observation))
     if move is not None and clock is not None:
-        clock.spend(time.perf_counter() - start)
+        clock.punch(time.perf_counter() - start)
     return move

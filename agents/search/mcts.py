@@ -739,7 +739,7 @@ class MCTSAgent:
         deadline = None if limit is None else start + limit * (1.0 - _TIME_MARGIN)
         result = self._search(state, start, deadline)
         if self.clock is not None:
-            self.clock.spend(time.perf_counter() - start)
+            self.clock.punch(time.perf_counter() - start)
         return result
 
     def _search(self, state: GameState, start: float, deadline: float | None) -> SearchResult:

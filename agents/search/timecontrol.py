@@ -184,7 +184,7 @@ class GameClock(Clock):
     gets its phase's share of what is left (``move_limit``); what a move does
     not use is there for the later ones. The increments still to come and a
     period's end (``moves_to_go``) count in the share; in overtime each move gets
-    an even part of the period. The player records its time (``spend``); a
+    an even part of the period. The player records its time (``punch``); a
     controller that keeps the real clock overrides it (``set_left``, ``see``)."""
 
     def __init__(self, control: TimeControl) -> None:
@@ -254,7 +254,3 @@ class GameClock(Clock):
         the first overtime period too while the main time runs."""
         allowance = self.allowance()
         return max(allowance, 0.0) if allowance is not None else float("inf")
-
-    def spend(self, seconds: float) -> None:
-        """Take a move's ``seconds`` off the clock (``Clock.punch``)."""
-        self.punch(seconds)

@@ -9,6 +9,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from agents.clocks import TimeControl
 from agents.compiling import compile_notice
@@ -70,34 +71,37 @@ def positive_int_at_most(high: int) -> Callable[[str], int]:
     return parse
 
 
-def bounded_int(low: int, high: int) -> Callable[[str], int]:
-    """An argument type: a whole number from ``low`` to ``high``."""
+_Number = TypeVar("_Number", int, float)
 
-    def parse(text: str) -> int:
+
+def _bounded(kind: Callable[[str], _Number], noun: str, low: _Number, high: _Number) -> Callable[[str], _Number]:
+    """An argument type: ``noun`` read by ``kind`` (``int``, ``float``), from ``low`` to ``high``."""
+
+    def parse(text: str) -> _Number:
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"must be {noun}, got {text!r}") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be from {_bound(low)} to {_bound(high)}, got {text!r}")
         return value
 
     return parse
+
+
+def _bound(number: float) -> str:
+    """A bound as it may be typed, every digit kept: "64" (64.0 too), "0.5", "1234567.5", "9223372036854775807"."""
+    return str(number) if isinstance(number, int) else repr(number).removesuffix(".0")
+
+
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from ``low`` to ``high``."""
+    return _bounded(int, "a whole number", low, high)
 
 
 def bounded_float(low: float, high: float) -> Callable[[str], float]:
     """An argument type: a number from ``low`` to ``high`` (NaN is none)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, got {text!r}")
-        return value
-
-    return parse
+    return _bounded(float, "a number", float(low), float(high))
 
 
 def even_int(low: int) -> Callable[[str], int]:
@@ -148,7 +152,8 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
 
 
 def game_clock(text: str) -> TimeControl:
-    """A game clock, ``[MOVES/]SECONDS[+INCREMENT]`` ("300+2"), as ``TimeControl.parse_clock`` reads it."""
+    """A game clock, ``[MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME]`` ("300+2", "300,5/30"),
+    as ``TimeControl.parse_clock`` reads it."""
     try:
         return TimeControl.parse_clock(text)
     except ValueError as e:
@@ -161,10 +166,10 @@ def add_clock_option(parser: argparse.ArgumentParser) -> None:
         "--clock",
         type=game_clock,
         default=None,
-        metavar="[MOVES/]SECONDS[+INC]",
+        metavar="[MOVES/]SECONDS[+INC][,[MOVES/]OVERTIME]",
         help="each side's game clock: 300 (5 minutes), 300+2 (2 s more after each move), 40/5400 "
-        "(40 moves in 90 minutes, then again); running out loses (default none; --time-limit still "
-        "limits each move unless off)",
+        "(40 moves in 90 minutes, then again), 300,5/30 (then 30 s for every 5 moves), 300,120 (then 120 s "
+        "for the rest); running out loses (default none; --time-limit still limits each move unless off)",
     )
 
 

@@ -11,9 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import random_game, stop_after
+from conftest import TEST_DATA, random_game, stop_after
 
-from agents.play.gtp import EngineError, GTPEngine, MoveTracker, find_moves
+from agents.base import MoveTimeout
+from agents.clocks import TimeControl, TimeLeft
+from agents.play.gtp import EngineError, GTPEngine, MoveTracker, find_moves, gtp_time_left, gtp_time_settings
 from agents.play.isolation import build_player
 from agents.play.match import play_game
 from agents.play.specs import SpecError
@@ -21,7 +23,7 @@ from agents.search.ladder import RandomAgent
 from reversi_env import GameState
 from reversi_env.notation import PASS
 from reversi_env.observation import observe
-from reversi_env.state import WHITE
+from reversi_env.state import BLACK, WHITE
 
 RHINO = "/usr/games/gtp-rhino"
 
@@ -133,6 +135,87 @@ def board_from_showboard(text: str) -> GameState:
             elif cell == "O":
                 white |= 1 << (r * 8 + c)
     return GameState(black, white, 0)
+
+
+@pytest.mark.parametrize(
+    ("control", "command"),
+    [
+        (TimeControl(clock=300.0, overtime=30.0, overtime_moves=5), "time_settings 300 30 5"),
+        (TimeControl(clock=600.0), "time_settings 600 0 0"),
+        (TimeControl(clock=0.0, overtime=10.0, overtime_moves=1), "time_settings 0 10 1"),
+        (TimeControl(move=60.0), "time_settings 0 60 1"),  # a move limit alone: a byo-yomi of one stone
+        (TimeControl(move=0.25), "time_settings 0 0.25 1"),  # under a second: not 0, which says none
+        (TimeControl(clock=300.0, increment=2.0), None),  # what GTP cannot say is not said
+        (TimeControl(clock=5400.0, moves_to_go=40), None),
+        (TimeControl(clock=300.0, overtime=120.0), None),
+        (TimeControl(clock=300.0, move=60.0), None),
+        (TimeControl(), None),
+    ],
+)
+def test_a_time_control_in_gtp_words(control: TimeControl, command: str | None) -> None:
+    assert gtp_time_settings(control) == command
+
+
+def test_a_time_left_in_gtp_words() -> None:
+    byo_yomi = TimeControl(clock=300.0, overtime=30.0, overtime_moves=5)
+    assert gtp_time_left(BLACK, TimeLeft(byo_yomi, 329.9, 299.9)) == "time_left black 299 0"  # the main time
+    assert gtp_time_left(WHITE, TimeLeft(byo_yomi, 12.5, 12.5, 3, True)) == "time_left white 12 3"  # a period's
+    assert gtp_time_left(BLACK, TimeLeft(TimeControl(move=60.0), 58.0)) == "time_left black 58 1"
+    assert gtp_time_left(BLACK, TimeLeft(TimeControl(clock=300.0, move=5.0), 5.0, 280.0)) == "time_left black 5 0"
+    assert gtp_time_left(BLACK, TimeLeft(TimeControl(clock=10.0), -0.5, -0.5)) == "time_left black 0 0"
+    assert gtp_time_left(BLACK, TimeLeft(TimeControl())) is None
+
+
+def recorder(tmp_path: Path, knows_time: bool) -> tuple[GTPEngine, Path]:
+    """Our own GTP server as an external engine that logs the commands it reads (tests/data/gtp_recorder.py)."""
+    log = tmp_path / "commands.log"
+    script = TEST_DATA / "gtp_recorder.py"
+    command = [sys.executable, str(script), str(log), "timed" if knows_time else "untimed"]
+    return GTPEngine(command, start_timeout=300.0), log  # a fresh clone compiles the engine first
+
+
+def test_the_engine_is_told_the_rule_once_a_game_and_its_clock_before_each_move(tmp_path: Path) -> None:
+    engine, log = recorder(tmp_path, knows_time=True)
+    control = TimeControl(clock=300.0, overtime=30.0, overtime_moves=5)
+    with engine:
+        for seed in (1, 2):
+            result = play_game(engine, RandomAgent(seed=seed), time_control=control)
+            assert result.reason == "end", result.details
+        per_move = play_game(engine, RandomAgent(seed=3), time_limit=30.0)
+        assert per_move.reason == "end", per_move.details
+    lines = log.read_text().splitlines()
+    settings = [line for line in lines if line.startswith("time_settings")]
+    assert settings == ["time_settings 300 30 5", "time_settings 300 30 5", "time_settings 0 30 1"]
+    third = lines.index("time_settings 0 30 1")
+    asked = [i for i, line in enumerate(lines) if line.startswith("genmove")]
+    assert len(asked) >= 3 * 25  # each game's moves of black but its forced passes
+    told = {i: lines[i - 1].split() for i in asked}
+    assert all(words[:2] == ["time_left", "black"] for words in told.values())
+    assert {told[i][3] for i in asked if i < third} == {"0"}  # on the main time
+    assert {told[i][3] for i in asked if i > third} == {"1"}  # a move's own seconds
+    assert 290 <= int(told[asked[0]][2]) <= 300 and 25 <= int(told[asked[-1]][2]) <= 30
+
+
+def test_an_engine_that_knows_no_time_commands_is_not_sent_them_and_plays(tmp_path: Path) -> None:
+    engine, log = recorder(tmp_path, knows_time=False)
+    with engine:
+        result = play_game(RandomAgent(seed=4), engine, time_control=TimeControl(clock=300.0))
+    assert result.reason == "end", result.details
+    lines = log.read_text().splitlines()
+    assert lines.count("known_command time_settings") == lines.count("known_command time_left") == 1
+    assert not [line for line in lines if line.startswith(("time_settings", "time_left"))]
+
+
+def test_our_gtp_server_plays_on_the_clock_it_is_sent(tmp_path: Path) -> None:
+    """Its player takes 30 s a move by its own budget: only the clock sent makes it move in the rule's 20 s."""
+    server = [sys.executable, "-m", "agents", "gtp", "--player", "alphabeta:time=30", "--time-limit", "off"]
+    control = TimeControl(clock=20.0)
+    with GTPEngine(server, start_timeout=300.0) as engine:  # a fresh clone compiles the search first
+        try:
+            action = engine.act_timed(observe(GameState.initial(), 0), TimeLeft(control, 20.0, 20.0))
+        except MoveTimeout:
+            pytest.fail("the server's player did not play on the clock it was sent")
+    assert action in GameState.initial().legal_actions()
 
 
 def test_rhino_coordinates_match_ours() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO_ROOT
 
+from agents.clocks import TimeControl
 from agents.play.gtp import GTPEngine
 from agents.play.gtp_server import GTPServer
 from agents.play.match import play_game
@@ -210,6 +211,11 @@ def test_no_time_limits_and_players_by_depth_keep_their_own_budget() -> None:
     depth.handle("time_settings 30 0 0")
     _genmove_seconds(depth, "black")
     assert depth.players[0].clock is None and not depth.players[0].timed
+
+
+def test_without_a_controller_s_clock_the_rule_is_a_time_control_of_the_time_limit() -> None:
+    assert GTPServer("greedy", time_limit=5.0).time_control == TimeControl.per_move(5.0)
+    assert GTPServer("greedy", time_limit=None).time_control.unlimited
 
 
 @pytest.mark.parametrize(

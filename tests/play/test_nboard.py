@@ -17,6 +17,7 @@ import pytest
 from conftest import REPO_ROOT, TEST_DATA
 from test_gtp_server import UNBUILDABLE, run_engine
 
+from agents.clocks import TimeControl
 from agents.play import nboard
 from agents.play.nboard import EXACT_DEPTH, HINT_EXACT_EMPTIES, NBoardServer
 from agents.play.records import from_ggf, record, to_ggf
@@ -410,6 +411,11 @@ def test_other_handshakes_and_nboard_1_moves_are_understood() -> None:
     assert server.state == GameState.initial().apply("F5").apply("D6")
     assert server.moves == [parse_action("F5"), parse_action("D6")]
     assert len(out.getvalue().splitlines()) == 3
+
+
+def test_a_go_s_rule_is_a_time_control_of_the_time_limit() -> None:
+    assert NBoardServer("greedy", time_limit=5.0, out=io.StringIO()).time_control == TimeControl.per_move(5.0)
+    assert NBoardServer("greedy", time_limit=None, out=io.StringIO()).time_control.unlimited
 
 
 def test_a_player_on_a_game_clock_plays_on_the_clock_the_game_sets() -> None:

@@ -150,6 +150,9 @@ def test_a_move_limit_and_a_clock_the_tighter_wins() -> None:
         ("40/5400", TimeControl(clock=5400.0, moves_to_go=40)),
         ("40/5400+30", TimeControl(clock=5400.0, increment=30.0, moves_to_go=40)),
         (" 0.5+0.1 ", TimeControl(clock=0.5, increment=0.1)),
+        ("300,5/30", TimeControl(clock=300.0, overtime=30.0, overtime_moves=5)),  # GTP's time_settings 300 30 5
+        ("0,1/30", TimeControl(clock=0.0, overtime=30.0, overtime_moves=1)),  # 30 s every move from the start
+        ("900+10,120", TimeControl(clock=900.0, increment=10.0, overtime=120.0)),  # GGF's TI[15:00/10/2:00]
     ],
 )
 def test_clock_forms_parse(text: str, expected: TimeControl) -> None:
@@ -160,6 +163,30 @@ def test_clock_forms_parse(text: str, expected: TimeControl) -> None:
 def test_bad_clock_forms_say_so(text: str) -> None:
     with pytest.raises(ValueError):
         TimeControl.parse_clock(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["300,", ",30", "300,5/", "300,0/30", "300,0", "300,5/30,5/30", "40/5400,5/30", "300,5/30+2", "300:5/30"]
+)
+def test_bad_overtime_forms_say_so(text: str) -> None:
+    with pytest.raises(ValueError):
+        TimeControl.parse_clock(text)
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        TimeControl(clock=300.0),
+        TimeControl(clock=1234.56789, increment=0.1),
+        TimeControl(clock=5400.0, increment=30.0, moves_to_go=40),
+        TimeControl(clock=1e-5, moves_to_go=3),
+        TimeControl(clock=0.0, overtime=1 / 3, overtime_moves=7),
+        TimeControl(clock=123456.7891234, increment=2.5, overtime=120.0),
+        TimeControl(clock=60.0, overtime=10.0, overtime_moves=5, move=2.0),
+    ],
+)
+def test_a_clock_s_text_reads_back_as_the_same_rule(control: TimeControl) -> None:
+    assert TimeControl.parse_clock(control.clock_text(), control.move) == control
 
 
 def test_a_time_control_checks_its_fields_and_says_itself() -> None:
@@ -226,7 +253,7 @@ def test_the_play_command_runs_a_game_clock(tmp_path: Path, capsys: pytest.Captu
     assert result.details == "black ran out of time on its clock (0.5 s a side + 1 s a move) for move 1"
     status, err = run_cli(["play", "--clock", "5+"], capsys)
     assert status == 2 and err.endswith(
-        "a clock is SECONDS, SECONDS+INCREMENT or MOVES/SECONDS[+INCREMENT], got '5+'\n"
+        "a clock is [MOVES/]SECONDS[+INCREMENT][,[MOVES/]OVERTIME] ('300+2', '40/5400', '300,5/30'), got '5+'\n"
     )
 
 

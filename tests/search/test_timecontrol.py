@@ -27,7 +27,7 @@ def _spend_a_game(clock: GameClock, first: int = 60, used: float = 1.0) -> list[
     for empties in range(first, 0, -2):
         limit = clock.move_limit(empties)
         limits.append(limit)
-        clock.spend(used * limit)
+        clock.punch(used * limit)
     return limits
 
 
@@ -67,26 +67,30 @@ def test_byo_yomi_follows_the_main_time_and_starts_again_each_period() -> None:
     clock = GameClock(TimeControl(clock=2.0, overtime=10.0, overtime_moves=5))
     assert clock.seconds_to_flag() == 12.0  # the main time and then the first period
     clock.move_limit(40)
-    clock.spend(2.5)  # over the main time: the half second comes off the first period
+    clock.punch(2.5)  # over the main time: the half second comes off the first period
     assert (clock.left, clock.moves_left) == (9.5, 5)
     assert clock.seconds_to_flag() == 9.5  # in byo-yomi: what is left of the period
     assert clock.move_limit(38) == pytest.approx(PERIOD_MARGIN * 9.5 / 5)
     for empties in range(38, 30, -2):
         clock.move_limit(empties)
-        clock.spend(1.0)
+        clock.punch(1.0)
     assert (clock.left, clock.moves_left) == (5.5, 1)
     clock.move_limit(30)
-    clock.spend(1.0)
+    clock.punch(1.0)
     assert (clock.left, clock.moves_left) == (10.0, 5)  # the period's moves played: a new period
+
+
+def test_a_game_clock_records_a_move_by_the_clock_s_one_name() -> None:
+    assert GameClock.punch is Clock.punch and not hasattr(GameClock, "spend")
 
 
 def test_the_controller_sets_the_clock_and_a_new_game_resets_it() -> None:
     clock = GameClock(TimeControl(clock=60.0))
     clock.move_limit(30)
-    clock.spend(20.0)
+    clock.punch(20.0)
     clock.set_left(12.0)  # what the controller's clock says
     assert clock.move_limit(60) == pytest.approx(12.0 * phase_weight(60) / sum(map(phase_weight, range(60, 0, -2))))
-    clock.spend(1.0)
+    clock.punch(1.0)
     clock.move_limit(58)
     assert clock.left == 11.0
     clock.move_limit(60)  # more empty squares than the last move: a new game
@@ -140,7 +144,7 @@ def test_a_period_of_moves_to_go_is_shared_out_before_its_end() -> None:
     assert period.move_limit(60) > 2 * whole.move_limit(60)  # 30 s for 10 moves, not for the whole game
     limits = [period.move_limit(e) for e in range(58, 40, -2)]
     for limit in limits:
-        period.spend(limit)
+        period.punch(limit)
     assert period.left is not None and period.left >= 0
 
 
