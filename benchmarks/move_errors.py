@@ -23,9 +23,16 @@ more than with the truth), so compare players scored by one reference, not
 references. ``--cache FILE`` keeps the reference's scores (JSON Lines, read
 as data) so the next run scores only new positions.
 
+``--book [FILE]`` scores an opening book (the package's, or FILE) instead of
+games: its positions reached from the start by moves into the book, each once
+up to symmetry, breadth first, with the book's move as the one "played"; the
+``--players`` then show what the book gains over their own moves in its
+positions (the book's row against theirs, in discs a move).
+
     python benchmarks/move_errors.py GAMES... --zebra /tmp/zebra/zebra [--zebra-levels 18 24 24] --every 8
     python benchmarks/move_errors.py GAMES... --mover mcts --empties 41 60 --players mcts:time=0.5 --cache ref.jsonl
     python benchmarks/move_errors.py GAMES... --depth 8 --jobs 2
+    python benchmarks/move_errors.py --book --every 8 --players mcts:time=0.2 --zebra PATH --zebra-levels 16 22 24
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ from agents.play.gtp_connection import EngineError
 from agents.play.specs import SpecError
 from agents.search.alphabeta import iterative_deepening
 from agents.search.alphabeta_agent import MAX_DEPTH
+from agents.search.book import Book, canonical, load_book
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
 from agents.search.patterns import pattern_evaluation
@@ -79,6 +87,28 @@ def positions_to_score(paths: list[Path], empties: tuple[int, int], every: int, 
         for name, state, move, played in recorded_moves(paths)
         if empties[0] <= state.num_empty() <= empties[1] and mover in name and len(state.legal_actions()) > 1
     ]
+    return found[::every]
+
+
+def book_positions(book: Book, empties: tuple[int, int], every: int) -> list[Position]:
+    """Every ``every``-th position of ``book`` reached from the start by moves into
+    the book (breadth first, each once up to symmetry) with a choice of moves and
+    empties in range, its move the book's."""
+    found: list[Position] = []
+    seen: set[object] = set()
+    layer = [(GameState.initial(), "")]
+    while layer:
+        following = []
+        for state, played in layer:
+            key = canonical(*((state.black, state.white) if state.player == BLACK else (state.white, state.black)))[0]
+            move = book.move(state)
+            if key in seen or move is None:
+                continue
+            seen.add(key)
+            if empties[0] <= state.num_empty() <= empties[1] and len(state.legal_actions()) > 1:
+                found.append(("book", state, move, played))
+            following += [(state.apply(a), played + action_name(a).lower()) for a in state.legal_actions()]
+        layer = following
     return found[::every]
 
 
@@ -175,7 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     """Score the games' moves and the players' by the reference, and print the table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "games", nargs="+", type=Path, help="results files (reversi arena's or bench_engine.py's --out)"
+        "games", nargs="*", type=Path, help="results files (reversi arena's or bench_engine.py's --out)"
+    )
+    parser.add_argument(
+        "--book",
+        nargs="?",
+        const="",
+        metavar="FILE",
+        help="score an opening book's moves instead of games (the package's book, or FILE)",
     )
     parser.add_argument(
         "--empties",
@@ -212,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="reference searches at once (default 1)")
     parser.add_argument("--cache", type=Path, metavar="FILE", help="keep the reference's scores here (JSON Lines)")
     args = parser.parse_args(argv)
+    if bool(args.games) == (args.book is not None):
+        parser.error("give results files or --book, not both")
     low, high = args.empties
     if not 1 <= low <= high <= 60:
         parser.error(f"--empties {low} {high}: expected 1 <= MIN <= MAX <= 60")
@@ -231,9 +270,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         reference = our_reference(args.depth)
     try:
-        positions = positions_to_score(args.games, (low, high), args.every, args.mover)
+        if args.book is not None:
+            positions = book_positions(load_book(args.book or None), (low, high), args.every)
+        else:
+            positions = positions_to_score(args.games, (low, high), args.every, args.mover)
         if not positions:
-            raise ValueError(f"no position with {low}-{high} empties and a choice of moves in the games")
+            where = "the book" if args.book is not None else "the games"
+            raise ValueError(f"no position with {low}-{high} empties and a choice of moves in {where}")
         unplayed = next((state for _, state, _, played in positions if played is None), None)
         if args.zebra is not None and unplayed is not None:
             raise ValueError(f"a game from a set position ({unplayed.compact()}): Zebra needs its moves from the start")

@@ -105,9 +105,30 @@ def test_a_player_that_cannot_join_a_position_is_one_line(games: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_a_book_s_moves_are_scored_against_the_players_own(tmp_path: Path) -> None:
+    same = "alphabeta:3,eval=patterns"  # the reference's search gives nothing away
+    done = run_bench("--book", "--every", "30", "--depth", "3", "--players", same, "random")
+    assert done.returncode == 0, done.stderr
+    positions = int(re.search(r"^(\d+) positions with 25-60 empties", done.stdout, re.MULTILINE)[1])  # type: ignore[index]
+    table = rows(done.stdout)
+    assert set(table) == {"book (as played)", same, "random"}
+    for name in table:  # every book position is scored once for each of them
+        assert sum(moves for moves, _, _ in table[name]) == positions > 10
+    assert all(discs == 0.0 for _, discs, _ in table[same])
+    assert sum(moves * discs for moves, discs, _ in table["random"]) > 0
+
+    hostile = tmp_path / "book.npz"
+    hostile.write_bytes(b"PK\x03\x04 not a zip at all")
+    broken = run_bench("--book", str(hostile), "--depth", "1")
+    assert broken.returncode == 1
+    assert str(hostile) in broken.stderr
+    assert len(broken.stderr.strip().splitlines()) == 1 and "Traceback" not in broken.stderr
+
+
 @pytest.mark.parametrize(
     ("option", "message"),
     [
+        (["--book"], "give results files or --book, not both"),
         (["--empties", "50", "30"], "expected 1 <= MIN <= MAX <= 60"),
         (["--every", "0"], "--every 0: give 1 or more"),
         (["--zebra", "/bin/true"], "not a file with coeffs2.bin beside it"),
