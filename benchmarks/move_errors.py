@@ -53,7 +53,7 @@ from agents.play.gtp_connection import EngineError
 from agents.play.specs import SpecError
 from agents.search.alphabeta import iterative_deepening
 from agents.search.alphabeta_agent import MAX_DEPTH
-from agents.search.book import Book, canonical, load_book
+from agents.search.book import Book, load_book, state_key
 from agents.search.endgame import Solver
 from agents.search.evaluation import DISC
 from agents.search.patterns import pattern_evaluation
@@ -100,7 +100,7 @@ def book_positions(book: Book, empties: tuple[int, int], every: int) -> list[Pos
     while layer:
         following = []
         for state, played in layer:
-            key = canonical(*((state.black, state.white) if state.player == BLACK else (state.white, state.black)))[0]
+            key = state_key(state)[0]
             move = book.move(state)
             if key in seen or move is None:
                 continue

@@ -98,6 +98,13 @@ def canonical(mover: int, opponent: int) -> tuple[Key, int]:
     return best, best_k
 
 
+def state_key(state: GameState) -> tuple[Key, int]:
+    """``canonical`` of ``state``: the book's key of the position, its mover's discs first,
+    and the symmetry that takes the position to it."""
+    mover, opponent = (state.black, state.white) if state.player == 0 else (state.white, state.black)
+    return canonical(mover, opponent)
+
+
 def child_key(key: Key, square: int) -> Key | None:
     """The key of the position after ``square`` is played in the position ``key``, or None if
     the reply is a pass or the game ends there (the book keeps positions with a move to play)."""
@@ -158,8 +165,7 @@ class Book:
         """
         if state.is_terminal() or not state.moves_bitboard:
             return None
-        mover, opponent = (state.black, state.white) if state.player == 0 else (state.white, state.black)
-        key, k = canonical(mover, opponent)
+        key, k = state_key(state)
         stored = self.positions.get(key)
         if stored is None:
             return None
@@ -330,7 +336,7 @@ def book_summary(book: Book) -> str:
     """One line on a book: its positions, moves, the deepest ply and its build commands' count."""
     moves = sum(len(scores) for scores in book.positions.values())
     deepest = max((discs(key) - 4 for key in book.positions), default=0)
-    start = canonical(int(GameState.initial().black), int(GameState.initial().white))[0]
+    start = state_key(GameState.initial())[0]
     value = f", the start's value {book.value(start):+.2f} discs" if start in book else ""
     seconds = book.metadata.get("seconds")
     built = f", {seconds:,.1f} s of building" if isinstance(seconds, (int, float)) and math.isfinite(seconds) else ""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.search.alphabeta import iterative_deepening
-from agents.search.book import Book, Key, canonical, child_key, discs
+from agents.search.book import Book, Key, child_key, discs, state_key
 from agents.search.evaluation import DISC, Evaluation
 from agents.search.tt import new_table
 from reversi_env.bitboard import legal_moves
@@ -68,8 +68,7 @@ class BuildReport:
 
 def start_key() -> Key:
     """The book's key of the standard start."""
-    start = GameState.initial()
-    return canonical(start.black, start.white)[0]
+    return state_key(GameState.initial())[0]
 
 
 def search_position(
