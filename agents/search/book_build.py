@@ -8,20 +8,28 @@ stored, and the values are backed up by negamax along the walk. A walk that reac
 plies, a pass or the end of the game adds nothing. The book so grows along its best lines and
 the deviations from them that stay near the best; once ``STALE_WALKS`` walks in a row add
 nothing, every such line is in the book, to that ply, and the build ends early.
+
+``deepen_book`` searches a book's positions again, deeper, as Edax's ``book deepen`` does:
+a book's moves are only as good as its leaves' values, and the back-up's maximum over many
+shallow values is optimistic.
 """
 
 from __future__ import annotations
 
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
+from contextlib import closing
 from dataclasses import dataclass
+from multiprocessing import get_context
 
 import numpy as np
 
 from agents.search.alphabeta import iterative_deepening
 from agents.search.book import Book, Key, child_key, discs, state_key
 from agents.search.evaluation import DISC, Evaluation
-from agents.search.tt import new_table
+from agents.search.patterns import pattern_evaluation
+from agents.search.tt import clear_table, new_table
 from reversi_env.bitboard import legal_moves
 from reversi_env.state import GameState
 
@@ -66,6 +74,15 @@ class BuildReport:
     interrupted: bool = False
 
 
+@dataclass(frozen=True)
+class DeepenReport:
+    """What a deepening did: positions searched again, seconds taken, whether a Ctrl-C ended it."""
+
+    deepened: int
+    seconds: float
+    interrupted: bool = False
+
+
 def start_key() -> Key:
     """The book's key of the standard start."""
     return state_key(GameState.initial())[0]
@@ -88,7 +105,16 @@ def search_position(
     """
     p, o = np.uint64(key[0]), np.uint64(key[1])
     moves = int(legal_moves(p, o))
-    actions = [a for a in range(64) if moves >> a & 1]
+    return search_moves(key, [a for a in range(64) if moves >> a & 1], depth, table, evaluation, selectivity)
+
+
+def search_moves(
+    key: Key, actions: list[int], depth: int, table: np.ndarray, evaluation: Evaluation, selectivity: float
+) -> dict[int, float]:
+    """``search_position`` for the legal moves ``actions`` of ``key`` only ({} for none)."""
+    if not actions:
+        return {}
+    p, o = np.uint64(key[0]), np.uint64(key[1])
     root, _ = iterative_deepening(
         p, o, actions, table, evaluation, max_depth=depth, exact_all=True, selectivity=selectivity
     )
@@ -160,3 +186,90 @@ def _walk(book: Book, root: Key, settings: BuildSettings, rng: np.random.Generat
         key = child
         path.append(key)
     return path
+
+
+def deepen_book(
+    book: Book,
+    depth: int,
+    selectivity: float,
+    weights: str | None = None,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int], object] | None = None,
+) -> DeepenReport:
+    """Search every position of ``book`` stored less than ``depth`` plies deep again, ``depth`` deep, in place.
+
+    Args:
+        book: the book to deepen; it gains no position.
+        depth: the plies each position's moves are searched to.
+        selectivity: ProbCut's threshold (0: full width).
+        weights: the pattern weights file the searches use (None: the package's).
+        jobs: processes searching at once (1: this one).
+        progress: called with 1 for each position deepened (a progress bar's ``update``).
+
+    Returns:
+        The report. Only a position's moves into positions the book does not hold are
+        searched (the others take their child's value), the positions nearest the start
+        first; the values are then backed up. A Ctrl-C (KeyboardInterrupt) ends it after
+        the positions finished, which keep their new values, and is reported.
+    """
+    begin = time.perf_counter()
+    shallow = sorted((key for key in book if book.depths.get(key, 0) < depth), key=discs)
+    work = [(key, [a for a in book.positions[key] if child_key(key, a) not in book]) for key in shallow]
+    deepened, interrupted = 0, False
+    try:
+        with closing(_deepened(work, depth, selectivity, weights, jobs)) as results:  # closing ends the pool
+            for key, scores in results:
+                book.add(key, book.positions[key] | scores, depth)
+                deepened += 1
+                if progress is not None:
+                    progress(1)
+    except KeyboardInterrupt:
+        interrupted = True
+    book.back_up()
+    return DeepenReport(deepened, time.perf_counter() - begin, interrupted)
+
+
+def _deepened(
+    work: list[tuple[Key, list[int]]], depth: int, selectivity: float, weights: str | None, jobs: int
+) -> Generator[tuple[Key, dict[int, float]]]:
+    """Each (position, its moves' new values) of ``work``, searched in this process or ``jobs`` others."""
+    if jobs <= 1:
+        _start_worker(weights, install_signal=False)
+        for key, actions in work:
+            yield _search_work(key, actions, depth, selectivity)
+        return
+    # A Pool, not a ProcessPoolExecutor: leaving it (a Ctrl-C) terminates the workers at once.
+    with get_context("spawn").Pool(jobs, _start_worker, (weights,)) as pool:
+        tasks = [(key, actions, depth, selectivity) for key, actions in work]
+        yield from pool.imap_unordered(_search_task, tasks)
+
+
+@dataclass(frozen=True)
+class _Searcher:
+    """A deepening process's evaluation and transposition table (cleared for each position)."""
+
+    evaluation: Evaluation
+    table: np.ndarray
+
+
+_SEARCHER: _Searcher | None = None
+
+
+def _start_worker(weights: str | None, install_signal: bool = True) -> None:
+    """A deepening process's start: its evaluation and table; in a pool's worker, Ctrl-C is the parent's."""
+    global _SEARCHER  # a process pool's initializer: one evaluation and table a process
+    if install_signal:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _SEARCHER = _Searcher(pattern_evaluation(weights), new_table(BUILD_TABLE_ENTRIES))
+
+
+def _search_task(task: tuple[Key, list[int], int, float]) -> tuple[Key, dict[int, float]]:
+    return _search_work(*task)
+
+
+def _search_work(key: Key, actions: list[int], depth: int, selectivity: float) -> tuple[Key, dict[int, float]]:
+    if _SEARCHER is None:
+        raise RuntimeError("a deepening search before its process started")
+    clear_table(_SEARCHER.table)  # each position's values its own, whichever process searched it before
+    return key, search_moves(key, actions, depth, _SEARCHER.table, _SEARCHER.evaluation, selectivity)

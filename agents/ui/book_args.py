@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.limits import MAX_BOOK_POSITIONS, MAX_OPENING_PLIES, MAX_SEARCH_DEPTH
-from agents.ui.options import bounded_float, bounded_int, deferred, seed_int
+from agents.limits import MAX_BOOK_POSITIONS, MAX_OPENING_PLIES, MAX_SEARCH_DEPTH, MAX_WORKERS
+from agents.ui.options import bounded_float, bounded_int, deferred, positive_int_at_most, seed_int
 
 BOOK_EPILOG = """\
 Each walk plays from the start through the book, picking among the moves within
@@ -14,8 +14,10 @@ Each walk plays from the start through the book, picking among the moves within
 hold; that position's moves are searched --depth plies deep (alpha-beta with
 the learned pattern evaluation) and the values are backed up by negamax to the
 start. --extend FILE goes on from a book (the package's own: --extend shipped);
-the file written records every build's command and time. The players consult
-the package's book by default (a player's book=0: none; book=FILE: another).
+the file written records every build's command and time. --deepen searches
+every position of the --extend book again, --depth plies deep, adding none
+(--jobs processes at once). The players consult the package's book when their
+spec says book=1 (book=FILE: another).
 """
 
 
@@ -57,6 +59,17 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--probcut", type=bounded_float(0, 10), default=0.0, help="ProbCut's threshold, 0 to 10 (default 0: full width)"
+    )
+    p.add_argument(
+        "--deepen",
+        action="store_true",
+        help="search the --extend book's positions again, --depth plies deep, instead of adding positions",
+    )
+    p.add_argument(
+        "--jobs",
+        type=positive_int_at_most(MAX_WORKERS),
+        default=1,
+        help="processes searching at once with --deepen (default 1)",
     )
     p.add_argument("--weights", metavar="FILE", help="the pattern weights to search with (default: the package's)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the walks (default 0)")

@@ -2,6 +2,7 @@
 
     reversi book --out book.npz --depth 10 --positions 2000 --plies 20 --width 2 --seed 1
     reversi book --extend book.npz --out book.npz --positions 500
+    reversi book --extend book.npz --out book.npz --deepen --depth 16 --probcut 1.5 --jobs 2
 
 The book file written records each build's command and time; a book to extend or a weights
 file that cannot be read stops the command with one line, before anything is searched.
@@ -17,7 +18,7 @@ import sys
 from tqdm import tqdm
 
 from agents.search.book import Book, BookError, book_summary, read_book, shipped_book_path
-from agents.search.book_build import BuildSettings, build_book
+from agents.search.book_build import BuildSettings, build_book, deepen_book
 from agents.search.patterns import CorruptWeightsError, pattern_evaluation
 from agents.ui.options import unwritable_output
 
@@ -27,15 +28,22 @@ def book_command(args: argparse.Namespace) -> str:
     words = ["reversi", "book", "--out", args.out]
     if args.extend:
         words += ["--extend", args.extend]
-    words += ["--depth", str(args.depth), "--positions", str(args.positions), "--plies", str(args.plies)]
-    words += ["--width", f"{args.width:g}", "--probcut", f"{args.probcut:g}", "--seed", str(args.seed)]
+    if args.deepen:
+        words += ["--deepen", "--depth", str(args.depth), "--probcut", f"{args.probcut:g}", "--jobs", str(args.jobs)]
+    else:
+        words += ["--depth", str(args.depth), "--positions", str(args.positions), "--plies", str(args.plies)]
+        words += ["--width", f"{args.width:g}", "--probcut", f"{args.probcut:g}", "--seed", str(args.seed)]
     if args.weights:
         words += ["--weights", args.weights]
     return shlex.join(words)
 
 
 def run_book(args: argparse.Namespace) -> int:
-    """``reversi book``: read the book to extend, grow it, write it; 2 on a file that cannot be read or written."""
+    """``reversi book``: read the book to extend, grow or deepen it, write it; 2 on a file that
+    cannot be read or written, or ``--deepen`` without a book."""
+    if args.deepen and not args.extend:
+        print("reversi book: error: --deepen needs the book to deepen: --extend FILE", file=sys.stderr)
+        return 2
     if unwritable_output("book", "--out", args.out):
         return 2
     book = Book()
@@ -49,26 +57,40 @@ def run_book(args: argparse.Namespace) -> int:
     except (BookError, CorruptWeightsError) as e:
         print(f"reversi book: error: {e}", file=sys.stderr)
         return 2
-    settings = BuildSettings(args.depth, args.positions, args.plies, args.width, args.seed, args.probcut)
-    with tqdm(
-        total=args.positions, unit="position", disable=args.no_progress, file=sys.stderr, dynamic_ncols=True
-    ) as bar:
-        report = build_book(book, settings, evaluation, bar.update)
     command = book_command(args)
+    if args.deepen:
+        total = sum(1 for key in book if book.depths.get(key, 0) < args.depth)
+        with _bar(total, args.no_progress) as bar:
+            deepened = deepen_book(book, args.depth, args.probcut, args.weights, jobs=args.jobs, progress=bar.update)
+        seconds, interrupted = deepened.seconds, deepened.interrupted
+        build = {"command": command, "added": 0, "deepened": deepened.deepened}
+        done = f"{deepened.deepened:,} searched again {args.depth} plies deep in {seconds:,.1f} s"
+    else:
+        settings = BuildSettings(args.depth, args.positions, args.plies, args.width, args.seed, args.probcut)
+        with _bar(args.positions, args.no_progress) as bar:
+            report = build_book(book, settings, evaluation, bar.update)
+        seconds, interrupted = report.seconds, report.interrupted
+        build = {"command": command, "added": report.added, "walks": report.walks, "complete": report.complete}
+        ended = " (complete: every line within the width is in)" if report.complete else ""
+        done = f"{report.added:,} added in {seconds:,.1f} s{ended}"
     meta = book.metadata
     meta["commands"] = [*meta.get("commands", []), command]
-    meta["seconds"] = round(float(meta.get("seconds", 0.0)) + report.seconds, 1)
+    meta["seconds"] = round(float(meta.get("seconds", 0.0)) + seconds, 1)
     meta["weights"] = args.weights or "shipped"
-    build = {"command": command, "added": report.added, "walks": report.walks, "seconds": round(report.seconds, 1)}
-    meta["builds"] = [*meta.get("builds", []), build | {"complete": report.complete, "interrupted": report.interrupted}]
+    build |= {"seconds": round(seconds, 1), "interrupted": interrupted}
+    meta["builds"] = [*meta.get("builds", []), build]
     try:
         book.save(args.out)
     except OSError as e:
         print(f"reversi book: error: --out {args.out!r}: {e.strerror or e}", file=sys.stderr)
         return 2
-    ended = " (complete: every line within the width is in)" if report.complete else ""
-    print(f"{args.out}: {book_summary(book)}; {report.added:,} added in {report.seconds:,.1f} s{ended}")
-    if report.interrupted:
+    print(f"{args.out}: {book_summary(book)}; {done}")
+    if interrupted:
         print("reversi book: interrupted; the positions searched so far are saved", file=sys.stderr)
         return 130
     return 0
+
+
+def _bar(total: int, hidden: bool) -> tqdm:
+    """The command's progress bar over ``total`` positions, on stderr (none with ``--no-progress``)."""
+    return tqdm(total=total, unit="position", disable=hidden, file=sys.stderr, dynamic_ncols=True)

@@ -24,7 +24,7 @@ from agents.search.book import (
     read_book,
     shipped_book_path,
 )
-from agents.search.book_build import BuildSettings, build_book, search_position, start_key
+from agents.search.book_build import BuildSettings, build_book, deepen_book, search_moves, search_position, start_key
 from agents.search.mcts import MCTSAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import GameClock
@@ -129,6 +129,52 @@ def test_a_build_stops_when_every_line_within_the_width_is_in() -> None:
     report = build_book(book, BuildSettings(1, 10_000, 2, 0.0, 0), pattern_evaluation())
     assert report.complete and report.added == len(book) < 10_000
     assert max(bin(k[0] | k[1]).count("1") for k in book) - 4 <= 2
+
+
+def test_deepening_searches_every_shallow_position_again_in_this_process_or_in_others(tiny: Book) -> None:
+    book = Book({key: dict(scores) for key, scores in tiny.positions.items()}, dict(tiny.depths))
+    ticks: list[int] = []
+    report = deepen_book(book, DEPTH + 2, 0.0, jobs=1, progress=ticks.append)
+    assert report.deepened == len(ticks) == len(tiny) and not report.interrupted
+    assert book.positions.keys() == tiny.positions.keys() and set(book.depths.values()) == {DEPTH + 2}
+    searched = 0
+    for key, scores in book.positions.items():
+        assert scores.keys() == tiny.positions[key].keys()
+        out = [a for a in scores if child_key(key, a) not in book]  # only these are searched
+        fresh = search_moves(key, out, DEPTH + 2, new_table(1 << 16), pattern_evaluation(), 0.0)
+        for square, value in scores.items():
+            child = child_key(key, square)
+            if child is not None and child in book:
+                assert value == -book.value(child)  # the back-up holds after the new values
+            else:
+                assert value == fresh[square]
+                searched += 1
+    assert searched > len(book)
+    assert book.positions != tiny.positions  # two plies deeper, values move
+    pooled = Book({key: dict(scores) for key, scores in tiny.positions.items()}, dict(tiny.depths))
+    assert deepen_book(pooled, DEPTH + 2, 0.0, jobs=2).deepened == len(tiny)  # two real worker processes
+    assert pooled.positions == book.positions and pooled.depths == book.depths
+    again = deepen_book(book, DEPTH + 2, 0.0, jobs=2)
+    assert again.deepened == 0  # nothing is stored shallower than asked
+
+
+def test_a_deepening_cut_short_keeps_the_positions_it_finished_and_the_back_up() -> None:
+    book = Book()
+    build_book(book, BuildSettings(1, 30, 12, 2.0, 4), pattern_evaluation())
+
+    def interrupt_at_five(_: int) -> None:
+        if sum(depth == 3 for depth in book.depths.values()) == 5:
+            raise KeyboardInterrupt
+
+    report = deepen_book(book, 3, 0.0, progress=interrupt_at_five)
+    assert report.interrupted and report.deepened == 5
+    assert sorted(book.depths.values()) == [1] * 25 + [3] * 5
+    nearest_first = sorted(book, key=lambda key: bin(key[0] | key[1]).count("1"))
+    assert {book.depths[key] for key in nearest_first[:5]} == {3}  # the positions nearest the start first
+    for key, scores in book.positions.items():
+        for square, value in scores.items():
+            child = child_key(key, square)
+            assert child is None or child not in book or value == -book.value(child)
 
 
 def test_the_seeded_choice_among_near_moves_varies_and_none_is_always_the_best(tiny: Book) -> None:
@@ -276,6 +322,24 @@ def test_the_command_builds_and_extends_a_book_and_records_each_build(
     assert all(getattr(recorded, k) == getattr(asked, k) for k in vars(asked) if k not in ("func", "no_progress"))
 
 
+def test_the_command_deepens_a_book_and_records_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "book.npz"
+    status, err = run_cli(["book", "--out", str(out), "--depth", "1", "--positions", "10", "--no-progress"], capsys)
+    assert status == 0, err
+    args = ["book", "--extend", str(out), "--out", str(out), "--deepen", "--depth", "3", "--jobs", "2"]
+    status, err = run_cli([*args, "--no-progress"], capsys)
+    assert status == 0, err
+    deep = read_book(out)
+    assert len(deep) == 10 and set(deep.depths.values()) == {3}
+    assert [b["added"] for b in deep.metadata["builds"]] == [10, 0] and deep.metadata["builds"][1]["deepened"] == 10
+    recorded = build_parser().parse_args(deep.metadata["commands"][1].split()[1:])
+    asked = build_parser().parse_args(args)
+    assert all(getattr(recorded, k) == getattr(asked, k) for k in ("extend", "out", "deepen", "depth", "probcut", "jobs"))
+    status, err = run_cli(["book", "--out", str(tmp_path / "new.npz"), "--deepen"], capsys)
+    assert status == 2 and not (tmp_path / "new.npz").exists()
+    assert err.strip().splitlines() == ["reversi book: error: --deepen needs the book to deepen: --extend FILE"]
+
+
 def test_the_command_refuses_a_corrupt_book_in_one_line_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -297,9 +361,11 @@ def test_the_shipped_book_loads_and_its_recorded_command_made_it() -> None:
     builds = book.metadata["builds"]
     assert sum(build["added"] for build in builds) == len(book)
     assert book.metadata["seconds"] == pytest.approx(sum(build["seconds"] for build in builds), abs=0.2)
+    deepest = 0
     for command in book.metadata["commands"]:
         words = command.split()
         assert words[:2] == ["reversi", "book"]
         args = build_parser().parse_args(words[1:])
         assert args.command == "book" and Path(args.out).name == shipped_book_path().name
-        assert {book.depths[key] for key in book} == {args.depth}
+        deepest = args.depth if args.deepen else max(deepest, args.depth)
+    assert {book.depths[key] for key in book} == {deepest}  # a deepening searched every position again
