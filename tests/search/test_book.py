@@ -334,7 +334,9 @@ def test_the_command_deepens_a_book_and_records_it(tmp_path: Path, capsys: pytes
     assert [b["added"] for b in deep.metadata["builds"]] == [10, 0] and deep.metadata["builds"][1]["deepened"] == 10
     recorded = build_parser().parse_args(deep.metadata["commands"][1].split()[1:])
     asked = build_parser().parse_args(args)
-    assert all(getattr(recorded, k) == getattr(asked, k) for k in ("extend", "out", "deepen", "depth", "probcut", "jobs"))
+    assert all(
+        getattr(recorded, k) == getattr(asked, k) for k in ("extend", "out", "deepen", "depth", "probcut", "jobs")
+    )
     status, err = run_cli(["book", "--out", str(tmp_path / "new.npz"), "--deepen"], capsys)
     assert status == 2 and not (tmp_path / "new.npz").exists()
     assert err.strip().splitlines() == ["reversi book: error: --deepen needs the book to deepen: --extend FILE"]
