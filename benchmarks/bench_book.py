@@ -5,8 +5,9 @@
 the same seconds a move for both. Every game goes through ``agents.play.match.play_game``.
 The table gives the booked player's score with its Wilson 95 % interval, the unbooked
 player's score in the same games (the anchor) and the ratio of the two, the book moves
-a game and each side's mean seconds a move. A deterministic book answers the same line
-every game: the games differ by the timed searches after it.
+a game, each side's mean seconds a move and how many games differ other than by a symmetry
+of the board (``distinct``). A deterministic book answers the same line every game: the
+games differ by the timed searches after it.
 
     python benchmarks/bench_book.py --games 20
     python benchmarks/bench_book.py --player alphabeta:time=0.2 --games 40 --record
@@ -28,6 +29,7 @@ from agents.search.book import Book, load_book
 from agents.ui.options import player_spec, seed_int
 from reversi_env.notation import parse_action
 from reversi_env.state import GameState
+from reversi_env.symmetry import canonical_game
 
 
 def book_plies(moves: list[str], book: Book, seat: int) -> int:
@@ -63,6 +65,7 @@ def main() -> None:
         parser.error(str(e))
     print(f"load average before: {os.getloadavg()}")
     wins = draws = losses = plies = 0
+    games: set[tuple[int, ...]] = set()
     seconds = {True: [0.0, 0], False: [0.0, 0]}
     for game in tqdm(range(args.games), unit="game", file=sys.stderr):
         seat = game % 2  # the booked side plays black in even games
@@ -75,6 +78,7 @@ def main() -> None:
         draws += margin == 0
         losses += margin < 0
         plies += book_plies(result.moves, book, seat)
+        games.add(canonical_game([parse_action(m) for m in result.moves]))
         for ply, spent in enumerate(result.times):
             side = seconds[ply % 2 == seat]
             side[0] += spent
@@ -87,15 +91,20 @@ def main() -> None:
     mean = {side: total / max(count, 1) for side, (total, count) in seconds.items()}
     print(f"load average after: {os.getloadavg()}")
     print(f"{booked} against {bare}, {n} games from the start, colours swapped")
-    print("| booked side | W-D-L | score | 95 % interval | anchor (no book) | ratio | book moves a game | s a move |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| booked side | W-D-L | score | 95 % interval | anchor (no book) | ratio | book moves a game | s a move "
+        "| distinct |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {booked} | {wins}-{draws}-{losses} | {100 * score / n:.1f}% | {100 * lo:.1f}% - {100 * hi:.1f}% "
-        f"| {100 * anchor / n:.1f}% | {ratio} | {plies / n:.1f} | {mean[True]:.3f} vs {mean[False]:.3f} |"
+        f"| {100 * anchor / n:.1f}% | {ratio} | {plies / n:.1f} | {mean[True]:.3f} vs {mean[False]:.3f} "
+        f"| {len(games)} |"
     )
     figure = Figure(
         f"book.gain-{args.player}",
-        f"{args.player} with the book against without, {n} games from the start, equal time a move",
+        f"{args.player} with the book against without, {n} games ({len(games)} distinct) from the start, "
+        "equal time a move",
         f"{100 * score / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)",
         f"no book: {100 * anchor / n:.1f}%",
         ratio,

@@ -179,3 +179,19 @@ def test_eval_errors_labels_each_file_by_its_whole_name(
     bench("eval_errors", "--games", "1", *map(str, files)).main()
     rows = capsys.readouterr().out.splitlines()[-2:]
     assert [row.split()[0] for row in rows] == [str(file) for file in files]
+
+
+def test_bench_book_prints_the_booked_score_beside_the_bookless_one_and_the_distinct_games(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench("bench_book", "--player", "alphabeta:1,eval=patterns", "--games", "4", "--seed", "3").main()
+    out, err = capsys.readouterr()
+    row = next(line for line in out.splitlines() if line.startswith("| alphabeta:1,eval=patterns,book=1 |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    wins, draws, losses = map(int, cells[1].split("-"))
+    assert wins + draws + losses == 4
+    score, anchor = percent(cells[2]), percent(cells[4])
+    assert score == pytest.approx((wins + draws / 2) / 4) and anchor == pytest.approx(1 - score)
+    assert float(cells[6]) >= 2  # the booked side plays its first moves from the book, in every game
+    assert 1 <= int(cells[8]) <= 4  # two fixed-depth players: few distinct games
+    assert "game" in err  # the games' bar
