@@ -2,16 +2,16 @@
 
 Each walk plays from the start through the book, each move picked at random (seeded) among
 the stored moves within ``width`` discs of the position's best, until it plays into a position
-the book does not hold: that position's legal moves are all searched ``depth`` plies deep, or
-one less (``search_depth``: every search ends on an even ply from the start), with alpha-beta
-and the learned pattern evaluation, every move's value exact at that depth, and
+the book does not hold: that position's legal moves are all searched ``depth`` plies deep
+(alpha-beta with the learned pattern evaluation, every move's value exact at that depth) and
 stored, and the values are backed up by negamax along the walk. A walk that reaches ``plies``
 plies, a pass or the end of the game adds nothing. The book so grows along its best lines and
 the deviations from them that stay near the best; once ``STALE_WALKS`` walks in a row add
 nothing, every such line is in the book, to that ply, and the build ends early.
 
 ``deepen_book`` searches a book's positions again, deeper, as Edax's ``book deepen`` does:
-a book's moves are only as good as its leaves' values.
+a book's moves are only as good as its leaves' values, and the back-up's maximum over many
+shallow values is optimistic.
 """
 
 from __future__ import annotations
@@ -83,19 +83,6 @@ class DeepenReport:
     interrupted: bool = False
 
 
-def search_depth(key: Key, depth: int) -> int:
-    """The plies the moves of the position ``key`` are searched to for a book of ``depth``:
-    ``depth``, or one less where ``depth`` would end on an odd ply from the start (2 for 1 there).
-
-    The learned evaluation leans towards the side to move (an even depth values a position
-    about 2.8 discs above the odd depth next to it), so a position's moves, some valued by its
-    own search and some backed up from its children's, compare fairly only if every search
-    ends with the same side to move.
-    """
-    depth -= (discs(key) - 4 + depth) % 2
-    return depth if depth >= 1 else 2
-
-
 def start_key() -> Key:
     """The book's key of the standard start."""
     return state_key(GameState.initial())[0]
@@ -160,8 +147,7 @@ def build_book(
     root = start_key()
 
     def add(key: Key) -> None:
-        depth = search_depth(key, settings.depth)
-        book.add(key, search_position(key, depth, table, evaluation, settings.selectivity), depth)
+        book.add(key, search_position(key, settings.depth, table, evaluation, settings.selectivity), settings.depth)
         if progress is not None:
             progress(1)
 
@@ -211,12 +197,11 @@ def deepen_book(
     jobs: int = 1,
     progress: Callable[[int], object] | None = None,
 ) -> DeepenReport:
-    """Search every position of ``book`` again, in place, that is stored shallower than ``search_depth``
-    gives it for ``depth``, or at a depth of the other parity.
+    """Search every position of ``book`` stored less than ``depth`` plies deep again, ``depth`` deep, in place.
 
     Args:
         book: the book to deepen; it gains no position.
-        depth: the plies each position's moves are searched to (``search_depth``).
+        depth: the plies each position's moves are searched to.
         selectivity: ProbCut's threshold (0: full width).
         weights: the pattern weights file the searches use (None: the package's).
         jobs: processes searching at once (1: this one).
@@ -229,13 +214,13 @@ def deepen_book(
         the positions finished, which keep their new values, and is reported.
     """
     begin = time.perf_counter()
-    shallow = sorted((key for key in book if deepens(book, key, depth)), key=discs)
+    shallow = sorted((key for key in book if book.depths.get(key, 0) < depth), key=discs)
     work = [(key, [a for a in book.positions[key] if child_key(key, a) not in book]) for key in shallow]
     deepened, interrupted = 0, False
     try:
         with closing(_deepened(work, depth, selectivity, weights, jobs)) as results:  # closing ends the pool
             for key, scores in results:
-                book.add(key, book.positions[key] | scores, search_depth(key, depth))
+                book.add(key, book.positions[key] | scores, depth)
                 deepened += 1
                 if progress is not None:
                     progress(1)
@@ -245,12 +230,6 @@ def deepen_book(
     return DeepenReport(deepened, time.perf_counter() - begin, interrupted)
 
 
-def deepens(book: Book, key: Key, depth: int) -> bool:
-    """Whether ``deepen_book(book, depth, ...)`` searches the stored position ``key`` again."""
-    stored, wanted = book.depths.get(key, 0), search_depth(key, depth)
-    return stored < wanted or (stored - wanted) % 2 == 1
-
-
 def _deepened(
     work: list[tuple[Key, list[int]]], depth: int, selectivity: float, weights: str | None, jobs: int
 ) -> Generator[tuple[Key, dict[int, float]]]:
@@ -258,11 +237,11 @@ def _deepened(
     if jobs <= 1:
         _start_worker(weights, install_signal=False)
         for key, actions in work:
-            yield _search_work(key, actions, search_depth(key, depth), selectivity)
+            yield _search_work(key, actions, depth, selectivity)
         return
     # A Pool, not a ProcessPoolExecutor: leaving it (a Ctrl-C) terminates the workers at once.
     with get_context("spawn").Pool(jobs, _start_worker, (weights,)) as pool:
-        tasks = [(key, actions, search_depth(key, depth), selectivity) for key, actions in work]
+        tasks = [(key, actions, depth, selectivity) for key, actions in work]
         yield from pool.imap_unordered(_search_task, tasks)
 
 

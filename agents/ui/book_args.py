@@ -11,14 +11,13 @@ from agents.ui.options import bounded_float, bounded_int, deferred, positive_int
 BOOK_EPILOG = """\
 Each walk plays from the start through the book, picking among the moves within
 --width discs of the best, until it plays into a position the book does not
-hold; that position's moves are searched --depth plies deep, or one less so
-that every search ends on an even ply from the start (alpha-beta with the
-learned pattern evaluation), and the values are backed up by negamax to the
+hold; that position's moves are searched --depth plies deep (alpha-beta with
+the learned pattern evaluation) and the values are backed up by negamax to the
 start. --extend FILE goes on from a book (the package's own: --extend shipped);
 the file written records every build's command and time. --deepen searches
-every position of the --extend book again that is stored shallower, or at a
-depth of the other parity, adding none (--jobs processes at once). The players
-consult the package's book when their spec says book=1 (book=FILE: another).
+every position of the --extend book again, --depth plies deep, adding none
+(--jobs processes at once). The players consult the package's book when their
+spec says book=1 (book=FILE: another).
 """
 
 

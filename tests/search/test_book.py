@@ -16,7 +16,6 @@ from agents.search.alphabeta_agent import AlphaBetaAgent
 from agents.search.book import (
     Book,
     BookError,
-    Key,
     book_move,
     canonical,
     child_key,
@@ -25,16 +24,7 @@ from agents.search.book import (
     read_book,
     shipped_book_path,
 )
-from agents.search.book_build import (
-    BuildSettings,
-    build_book,
-    deepen_book,
-    deepens,
-    search_depth,
-    search_moves,
-    search_position,
-    start_key,
-)
+from agents.search.book_build import BuildSettings, build_book, deepen_book, search_moves, search_position, start_key
 from agents.search.mcts import MCTSAgent
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import GameClock
@@ -131,7 +121,7 @@ def test_a_build_is_reproducible_from_its_seed_and_its_file_reads_back(tiny: Boo
     assert read.positions.keys() == tiny.positions.keys()
     for key, scores in tiny.positions.items():
         assert read.positions[key] == pytest.approx(scores, abs=1e-3)
-        assert read.depths[key] == search_depth(key, DEPTH)
+        assert read.depths[key] == DEPTH
 
 
 def test_a_build_stops_when_every_line_within_the_width_is_in() -> None:
@@ -141,29 +131,17 @@ def test_a_build_stops_when_every_line_within_the_width_is_in() -> None:
     assert max(bin(k[0] | k[1]).count("1") for k in book) - 4 <= 2
 
 
-def test_every_search_ends_on_an_even_ply_and_a_depth_of_the_other_parity_is_searched_again(tiny: Book) -> None:
-    assert {(bin(key[0] | key[1]).count("1") - 4 + tiny.depths[key]) % 2 for key in tiny} == {0}
-    assert {tiny.depths[key] for key in tiny} == {DEPTH - 1, DEPTH}
-    assert search_depth(start_key(), 1) == 2  # never 0 plies
-    odd = next(key for key in tiny if tiny.depths[key] == DEPTH - 1)  # a position at an odd ply
-    book = Book({odd: dict(tiny.positions[odd])}, {odd: DEPTH + 2})  # deeper, but ending on an odd ply
-    assert deepens(book, odd, DEPTH)
-    assert deepen_book(book, DEPTH + 2, 0.0).deepened == 1 and book.depths[odd] == DEPTH + 1
-    assert not deepens(book, odd, DEPTH)  # deeper, ending on an even ply: kept
-
-
 def test_deepening_searches_every_shallow_position_again_in_this_process_or_in_others(tiny: Book) -> None:
     book = Book({key: dict(scores) for key, scores in tiny.positions.items()}, dict(tiny.depths))
     ticks: list[int] = []
     report = deepen_book(book, DEPTH + 2, 0.0, jobs=1, progress=ticks.append)
     assert report.deepened == len(ticks) == len(tiny) and not report.interrupted
-    assert book.positions.keys() == tiny.positions.keys()
-    assert all(book.depths[key] == search_depth(key, DEPTH + 2) for key in book)
+    assert book.positions.keys() == tiny.positions.keys() and set(book.depths.values()) == {DEPTH + 2}
     searched = 0
     for key, scores in book.positions.items():
         assert scores.keys() == tiny.positions[key].keys()
         out = [a for a in scores if child_key(key, a) not in book]  # only these are searched
-        fresh = search_moves(key, out, search_depth(key, DEPTH + 2), new_table(1 << 16), pattern_evaluation(), 0.0)
+        fresh = search_moves(key, out, DEPTH + 2, new_table(1 << 16), pattern_evaluation(), 0.0)
         for square, value in scores.items():
             child = child_key(key, square)
             if child is not None and child in book:
@@ -184,17 +162,15 @@ def test_a_deepening_cut_short_keeps_the_positions_it_finished_and_the_back_up()
     book = Book()
     build_book(book, BuildSettings(1, 30, 12, 2.0, 4), pattern_evaluation())
 
-    def deepened() -> list[Key]:
-        return [key for key in book if not deepens(book, key, 4)]
-
     def interrupt_at_five(_: int) -> None:
-        if len(deepened()) == 5:
+        if sum(depth == 3 for depth in book.depths.values()) == 5:
             raise KeyboardInterrupt
 
-    report = deepen_book(book, 4, 0.0, progress=interrupt_at_five)
-    assert report.interrupted and report.deepened == 5 == len(deepened())
+    report = deepen_book(book, 3, 0.0, progress=interrupt_at_five)
+    assert report.interrupted and report.deepened == 5
+    assert sorted(book.depths.values()) == [1] * 25 + [3] * 5
     nearest_first = sorted(book, key=lambda key: bin(key[0] | key[1]).count("1"))
-    assert set(deepened()) == set(nearest_first[:5])  # the positions nearest the start first
+    assert {book.depths[key] for key in nearest_first[:5]} == {3}  # the positions nearest the start first
     for key, scores in book.positions.items():
         for square, value in scores.items():
             child = child_key(key, square)
@@ -350,11 +326,11 @@ def test_the_command_deepens_a_book_and_records_it(tmp_path: Path, capsys: pytes
     out = tmp_path / "book.npz"
     status, err = run_cli(["book", "--out", str(out), "--depth", "1", "--positions", "10", "--no-progress"], capsys)
     assert status == 0, err
-    args = ["book", "--extend", str(out), "--out", str(out), "--deepen", "--depth", "4", "--jobs", "2"]
+    args = ["book", "--extend", str(out), "--out", str(out), "--deepen", "--depth", "3", "--jobs", "2"]
     status, err = run_cli([*args, "--no-progress"], capsys)
     assert status == 0, err
     deep = read_book(out)
-    assert len(deep) == 10 and all(deep.depths[key] == search_depth(key, 4) for key in deep)
+    assert len(deep) == 10 and set(deep.depths.values()) == {3}
     assert [b["added"] for b in deep.metadata["builds"]] == [10, 0] and deep.metadata["builds"][1]["deepened"] == 10
     recorded = build_parser().parse_args(deep.metadata["commands"][1].split()[1:])
     asked = build_parser().parse_args(args)
@@ -394,4 +370,4 @@ def test_the_shipped_book_loads_and_its_recorded_command_made_it() -> None:
         args = build_parser().parse_args(words[1:])
         assert args.command == "book" and Path(args.out).name == shipped_book_path().name
         deepest = args.depth if args.deepen else max(deepest, args.depth)
-    assert all(book.depths[key] == search_depth(key, deepest) for key in book)  # a deepening searched them all
+    assert {book.depths[key] for key in book} == {deepest}  # a deepening searched every position again
