@@ -214,8 +214,7 @@ def deepen_book(
         the positions finished, which keep their new values, and is reported.
     """
     begin = time.perf_counter()
-    shallow = sorted((key for key in book if book.depths.get(key, 0) < depth), key=discs)
-    work = [(key, [a for a in book.positions[key] if child_key(key, a) not in book]) for key in shallow]
+    work = [(key, [a for a in book.positions[key] if child_key(key, a) not in book]) for key in shallow(book, depth)]
     deepened, interrupted = 0, False
     try:
         with closing(_deepened(work, depth, selectivity, weights, jobs)) as results:  # closing ends the pool
@@ -228,6 +227,12 @@ def deepen_book(
         interrupted = True
     book.back_up()
     return DeepenReport(deepened, time.perf_counter() - begin, interrupted)
+
+
+def shallow(book: Book, depth: int) -> list[Key]:
+    """The positions of ``book`` stored less than ``depth`` plies deep, nearest the start first:
+    the ones ``deepen_book(book, depth, ...)`` searches again, in its order."""
+    return sorted((key for key in book if book.depths.get(key, 0) < depth), key=discs)
 
 
 def _deepened(

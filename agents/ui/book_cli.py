@@ -18,7 +18,7 @@ import sys
 from tqdm import tqdm
 
 from agents.search.book import Book, BookError, book_summary, read_book, shipped_book_path
-from agents.search.book_build import BuildSettings, build_book, deepen_book
+from agents.search.book_build import BuildSettings, build_book, deepen_book, shallow
 from agents.search.patterns import CorruptWeightsError, pattern_evaluation
 from agents.ui.options import unwritable_output
 
@@ -59,8 +59,7 @@ def run_book(args: argparse.Namespace) -> int:
         return 2
     command = book_command(args)
     if args.deepen:
-        total = sum(1 for key in book if book.depths.get(key, 0) < args.depth)
-        with _bar(total, args.no_progress) as bar:
+        with _bar(len(shallow(book, args.depth)), args.no_progress) as bar:
             deepened = deepen_book(book, args.depth, args.probcut, args.weights, jobs=args.jobs, progress=bar.update)
         seconds, interrupted = deepened.seconds, deepened.interrupted
         build = {"command": command, "added": 0, "deepened": deepened.deepened}
