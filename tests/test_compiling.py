@@ -38,13 +38,16 @@ def test_a_slow_block_that_compiles_is_announced_with_its_seconds() -> None:
     carriage returns every second."""
     out = io.StringIO()
     with compile_notice("the engine", after=0.2, stream=out):
+        start = time.monotonic()
         _compile_something_new()
         time.sleep(2.3)
+        lasted = time.monotonic() - start
     shown = out.getvalue()
-    assert NOTICE in shown
-    assert shown.endswith("00:02\n")  # the clock counts the block's seconds, not the notice's
     assert "\r" not in shown
-    assert shown.splitlines() == [f"{NOTICE} ...", f"{NOTICE}: 00:02"]
+    lines = shown.splitlines()
+    assert lines[0] == f"{NOTICE} ..."
+    # the clock counts the block's whole seconds (a busy machine compiles slowly), not the notice's
+    assert lines[1:] in ([f"{NOTICE}: 00:{seconds:02d}"] for seconds in range(2, int(lasted) + 2))
 
 
 def test_a_slow_block_that_compiles_nothing_says_nothing() -> None:
