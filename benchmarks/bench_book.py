@@ -2,7 +2,9 @@
 
 ``--player SPEC`` (default ``mcts:time=0.2``) with the package's book (``book=1``, or
 ``--book FILE``) meets ``SPEC,book=0`` from the standard start, colours swapped every game,
-the same seconds a move for both. Every game goes through ``agents.play.match.play_game``.
+the same seconds a move for both (with ``clock=SECONDS``, the same seconds a game: the
+book's moves save the booked side's clock for the search after it). Every game goes
+through ``agents.play.match.play_game``.
 The table gives the booked player's score with its Wilson 95 % interval, the unbooked
 player's score in the same games (the anchor) and the ratio of the two, the book moves
 a game, each side's mean seconds a move and how many games differ other than by a symmetry
@@ -11,6 +13,7 @@ games differ by the timed searches after it.
 
     python benchmarks/bench_book.py --games 20
     python benchmarks/bench_book.py --player alphabeta:time=0.2 --games 40 --record
+    python benchmarks/bench_book.py --player mcts:clock=6 --games 100
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.play.match import play_game
-from agents.play.specs import SpecError, make_agent, with_option
+from agents.play.specs import SpecError, make_agent, parse_spec, with_option
 from agents.search.book import Book, load_book
 from agents.ui.options import player_spec, seed_int
 from reversi_env.notation import parse_action
@@ -104,7 +107,9 @@ def main() -> None:
     figure = Figure(
         f"book.gain-{args.player}",
         f"{args.player} with the book against without, {n} games ({len(games)} distinct) from the start, "
-        "equal time a move",
+        "equal time a game"
+        if "clock" in parse_spec(args.player).options
+        else "equal time a move",
         f"{100 * score / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)",
         f"no book: {100 * anchor / n:.1f}%",
         ratio,

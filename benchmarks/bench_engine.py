@@ -9,7 +9,7 @@ in 40).
 
 GRhino is Debian's ``grhino`` package (``apt-get install grhino``); it plays at
 ``-l LEVEL -b 0 -r 0`` (no opening book, no randomness), and ours plays without its own
-(``book=0``, the default). Every game goes through
+(``book=0`` is added to an ``--engine`` spec that names no book). Every game goes through
 ``agents.play.match.play_game``, so our engine meets GRhino exactly as in
 ``reversi play`` and ``reversi arena``.
 
@@ -69,7 +69,7 @@ from agents.arena.tournament import (
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
-from agents.play.specs import make_agent
+from agents.play.specs import canonical_spec, make_agent, parse_spec, with_option
 from agents.ui.options import bounded_int, player_spec, positive_float, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
@@ -167,6 +167,16 @@ class Tally:
         return len(self.seen)
 
 
+def without_book(spec: str) -> str:
+    """``spec`` as it plays here: without our opening book (``book=0`` added where the spec
+    would play from it by default, a search by time), for the opponents play without theirs."""
+    parsed = parse_spec(spec)
+    if parsed.record.option("book") is None or "book" in parsed.options:
+        return spec
+    bookless = with_option(spec, "book", "0")
+    return spec if canonical_spec(bookless) == canonical_spec(spec) else bookless
+
+
 def play_pairing(
     engine: str,
     opponent: str,
@@ -184,12 +194,13 @@ def play_pairing(
     k, n = shard
     shard_openings = list(enumerate(openings))[k::n]
     bar = tqdm(total=2 * len(shard_openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
+    played = without_book(engine)
     for i, opening in shard_openings:
         for engine_colour in (0, 1):
-            ours = make_agent(engine, engine_colour, seed=seed + i)
+            ours = make_agent(played, engine_colour, seed=seed + i)
             theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
-            black, white = (engine, opponent) if engine_colour == 0 else (opponent, engine)
+            black, white = (played, opponent) if engine_colour == 0 else (opponent, played)
             game = ScheduledGame(f"{black} vs {white} @ {opening.name}", black, white, opening.name, seed + i)
             started = time.time()
             try:

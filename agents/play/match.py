@@ -144,6 +144,9 @@ def _trace(error: BaseException) -> str:
     return traceback.format_exc()
 
 
+IDLE_THREAD_EXIT = 5.0
+"""Seconds the end of a game waits at most for an idle player thread to end."""
+
 _Job = tuple[Callable[..., object], Sequence[object], "queue.SimpleQueue[_Outcome]"]
 
 
@@ -161,7 +164,9 @@ class _PlayerThread:
             tuple[Callable[..., object], Sequence[object], queue.SimpleQueue[_Outcome]] | None
         ]
         self._jobs = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name="reversi-player-move", daemon=True).start()
+        self._abandoned = False
+        self._thread = threading.Thread(target=self._serve, name="reversi-player-move", daemon=True)
+        self._thread.start()
 
     def _serve(self) -> None:
         while (job := self._jobs.get()) is not None:
@@ -176,11 +181,19 @@ class _PlayerThread:
         try:
             return waits.get(box, limit)
         except queue.Empty:
+            self._abandoned = True
             return _Outcome("timeout", seconds=limit or 0.0)
+        except BaseException:  # a Ctrl-C: the call may run on
+            self._abandoned = True
+            raise
 
     def close(self) -> None:
-        """Let the thread end once its current call (if any) returns."""
+        """Let the thread end once its current call (if any) returns, and wait for an idle
+        one to end: a thread left running at the interpreter's exit may abort the process
+        (a library's C++ code, torch's say, cannot be unwound there)."""
         self._jobs.put(None)
+        if not self._abandoned:
+            self._thread.join(IDLE_THREAD_EXIT)
 
 
 def _check_options(

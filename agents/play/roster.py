@@ -53,17 +53,24 @@ BOOK = Option(
     "book",
     str,
     example="my-book.npz",
-    help="the opening book it plays from before it searches: `1` the package's, `0` none (the default), "
-    "or a file `reversi book --out` wrote",
+    help="the opening book it plays from before it searches: `1` the package's (the default of a timed "
+    "search), `0` none (the default of a fixed budget, sims=N or depth=N), or a file `reversi book --out` wrote",
 )
 BOOK_OFF, BOOK_SHIPPED = "0", "1"
 """``book=0``: no book; ``book=1``: the package's (a book file named ``1`` is ``./1``)."""
 
 
-def _with_book(agent: Any, options: Mapping[str, OptionValue]) -> Agent:
-    """``agent`` with the book its options name set (``book``; none by default); a book file
-    that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
-    choice = str(options.get("book", BOOK_OFF))
+def _book_default(options: Mapping[str, OptionValue], timed: bool) -> str:
+    """The book a spec without ``book=`` plays from: the package's for a search by time
+    (``timed``), as Edax and Zebra open from theirs; none for a fixed budget (``sims=N``,
+    ``depth=N``) or textbook UCT, each of whose moves is the search it names, a yardstick's."""
+    return BOOK_SHIPPED if timed and not options.get("uct") else BOOK_OFF
+
+
+def _with_book(agent: Any, options: Mapping[str, OptionValue], timed: bool) -> Agent:
+    """``agent`` with the book its options name set (``book``; else ``_book_default``); a
+    book file that cannot be read raises ``agents.search.book.BookError`` (a ValueError)."""
+    choice = str(options.get("book", _book_default(options, timed)))
     if choice != BOOK_OFF:
         from agents.search.book import load_book
 
@@ -109,6 +116,11 @@ def _alphabeta_eval(options: Mapping[str, OptionValue]) -> str:
     return "patterns" if options.keys() & {"time", "clock", "weights"} else "hand"
 
 
+def _alphabeta_timed(options: Mapping[str, OptionValue]) -> bool:
+    """Whether alpha-beta searches by time (``time=``, ``clock=``), not to a fixed depth."""
+    return bool(options.keys() & {"time", "clock"})
+
+
 def _alphabeta_agent(build: Build) -> Agent:
     from agents.search.alphabeta_agent import AlphaBetaAgent
     from agents.search.evaluation import HAND_EVALUATION
@@ -125,7 +137,7 @@ def _alphabeta_agent(build: Build) -> Agent:
         "evaluation": evaluation,
         "selectivity": float(o.get("probcut", 0)),
     }
-    if "time" in o or "clock" in o:
+    if _alphabeta_timed(o):
         extra: dict[str, Any] = {"endgame_proof": int(o["proof"])} if "proof" in o else {}
         return AlphaBetaAgent(
             time_limit=float(o["time"]) if "time" in o else None,
@@ -137,14 +149,14 @@ def _alphabeta_agent(build: Build) -> Agent:
 
 
 def _build_alphabeta(build: Build) -> Agent:
-    return _with_book(_alphabeta_agent(build), build.options)
+    return _with_book(_alphabeta_agent(build), build.options, _alphabeta_timed(build.options))
 
 
 def _alphabeta_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.alphabeta_agent import AlphaBetaAgent
 
-    timed = bool(options.keys() & {"time", "clock"})
-    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": BOOK_OFF}
+    timed = _alphabeta_timed(options)
+    fixed: dict[str, object] = {"eval": _alphabeta_eval(options), "book": _book_default(options, timed)}
     if not timed:
         fixed["depth"] = ALPHABETA_DEPTH
     return fixed | parameter_defaults(AlphaBetaAgent, ALPHABETA.options)
@@ -207,13 +219,13 @@ def _mcts_agent(build: Build) -> Agent:
 
 
 def _build_mcts(build: Build) -> Agent:
-    return _with_book(_mcts_agent(build), build.options)
+    return _with_book(_mcts_agent(build), build.options, "sims" not in build.options)
 
 
 def _mcts_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
-    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": BOOK_OFF}
+    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(options, "sims" not in options)}
     if default_time is not None:
         fixed["time"] = default_time
     return fixed | parameter_defaults(MCTSAgent, MCTS.options, TEXTBOOK_UCT if options.get("uct") else None)

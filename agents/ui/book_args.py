@@ -16,8 +16,9 @@ the learned pattern evaluation) and the values are backed up by negamax to the
 start. --extend FILE goes on from a book (the package's own: --extend shipped);
 the file written records every build's command and time. --deepen searches
 every position of the --extend book again, --depth plies deep, adding none
-(--jobs processes at once). The players consult the package's book when their
-spec says book=1 (book=FILE: another).
+(--jobs processes at once). The timed players (mcts, mcts:time=1,
+alphabeta:time=1) play from the package's book unless their spec says book=0
+(book=FILE: another).
 """
 
 

@@ -218,15 +218,25 @@ def test_book_0_plays_as_the_agent_without_a_book() -> None:
         state = state.apply(move)
 
 
-def test_players_use_a_book_only_when_their_spec_names_one() -> None:
-    for spec in ("mcts:book=1", "mcts:time=0.1,book=1", "mcts:clock=30,book=1", "alphabeta:time=0.1,book=1"):
+def test_a_search_by_time_plays_from_the_book_and_a_fixed_budget_only_when_asked() -> None:
+    booked = (
+        "mcts",
+        "mcts:time=0.1",
+        "mcts:clock=30",
+        "alphabeta:time=0.1",
+        "alphabeta:clock=30",
+        "mcts:sims=10,book=1",
+    )
+    for spec in (*booked, "alphabeta:3,book=1", "mcts:uct=1,book=1"):
         assert getattr(make_agent(spec), "book", None) is load_book(), spec
-    unbooked = ("mcts", "mcts:time=0.1", "mcts:sims=10", "alphabeta:3", "alphabeta:time=1", "mcts:time=0.1,book=0")
-    for spec in unbooked:
+    unbooked = ("mcts:sims=10", "mcts:iters=10", "mcts:uct=1", "alphabeta", "alphabeta:3", "mcts:time=0.1,book=0")
+    for spec in (*unbooked, "alphabeta:time=1,book=0", "mcts:clock=30,book=0"):
         assert getattr(make_agent(spec), "book", "none") is None, spec
-    assert canonical_spec("mcts:time=1,book=0") == "mcts:time=1"
+    assert canonical_spec("mcts:time=1,book=1") == "mcts:time=1"  # the default is not spelled out
+    assert canonical_spec("mcts:time=1,book=0") == "mcts:time=1,book=0"
     assert canonical_spec("alphabeta:3,book=0") == "alphabeta:3"
-    assert make_agent("mcts:time=0.1,book=1").name.endswith("book=1")
+    assert canonical_spec("alphabeta:time=1,book=0") == "alphabeta:time=1,book=0"
+    assert make_agent("mcts:time=0.1,book=0").name.endswith("book=0")
     assert book_move(None, observe(GameState.initial(), 0)) is None
 
 
