@@ -70,6 +70,7 @@ from agents.play.gtp_server import EngineSeats, engine_move, player_failure
 from agents.play.isolation import read_answer, safe_repr
 from agents.play.records import GGFClock, RecordError, from_ggf, ggf_clocks
 from agents.play.specs import PlayerSpec
+from agents.search.book import book_value
 from agents.search.endgame import SCORE_MAX, Solver
 from agents.search.mcts import MCTSAgent, SearchResult
 from agents.search.timecontrol import GameClock
@@ -266,6 +267,8 @@ class NBoardServer(EngineSeats):
         if isinstance(result, SearchResult):
             self._send(f"nodestats {max(result.nodes, result.simulations)} {result.seconds:.2f}")
             evaluation = _discs(result, result.action, result.value)
+        elif (value := book_value(player, state, action)) is not None:  # a move from its opening book
+            evaluation = value
         if state.num_empty() <= HINT_EXACT_EMPTIES:  # any player's move scored exactly near the end
             solver = Solver(HINT_TABLE_ENTRIES)
             with self._search(solver):

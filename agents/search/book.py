@@ -363,3 +363,21 @@ def book_move(book: Book | None, observation: Observation, clock: GameClock | No
     if move is not None and clock is not None:
         clock.punch(time.perf_counter() - start)
     return move
+
+
+def book_value(player: object, state: GameState, action: int) -> float | None:
+    """What ``player``'s book says ``action`` is worth in ``state``, to tell a book move apart.
+
+    Args:
+        player: any player; one with a ``book`` attribute (a Book) plays from it.
+        state: the position the move was played in.
+        action: the move played.
+
+    Returns:
+        The book's value of the move (discs for the mover), or None: no book, the position
+        out of it, or a move it does not hold.
+    """
+    book = getattr(player, "book", None)
+    if not isinstance(book, Book):
+        return None
+    return (book.scores(state) or {}).get(action)

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent, stop_agent
+from agents.base import MoveTimeout, QuitGame, close_agent, reset_agent, state_to_move, stop_agent
 from agents.clocks import Clock
 from agents.play.human import HumanPlayer
 from agents.play.isolation import PlayerStartError, build_player
 from agents.play.match import LOSING_REASONS, GameResult, MatchInterrupted, MoveRecord, play_game
 from agents.play.records import UNFINISHED, RecordError, check_format, load_record, parse_start, write_record
 from agents.play.specs import SpecError, parse_spec
+from agents.search.book import book_value
 from agents.ui.options import time_control, unwritable_output
 from reversi_env.notation import action_name
 from reversi_env.observation import Observation
@@ -89,6 +90,8 @@ class NarratedAgent:
         found = getattr(self.agent, "last_result", None)
         if found is not None:
             self.write(f"{self.label}: {describe_search(found)}")
+        elif (value := book_value(self.agent, state_to_move(observation), action)) is not None:
+            self.write(f"{self.label}: from its opening book, worth {value:+.1f} discs")
         return action
 
     def reset(self) -> None:

@@ -21,6 +21,7 @@ from agents.clocks import TimeControl
 from agents.play import nboard
 from agents.play.nboard import EXACT_DEPTH, HINT_EXACT_EMPTIES, NBoardServer
 from agents.play.records import from_ggf, record, to_ggf
+from agents.search.book import load_book
 from reversi_env import GameState
 from reversi_env.notation import PASS, action_name, parse_action
 
@@ -454,6 +455,20 @@ def test_go_scores_any_players_move_exactly_near_the_end() -> None:
     state = position(52)
     assert float(move.group(2)) == -exact(state.apply(action_of(move.group(1))))
     assert server.state == state  # go leaves the board to NBoard's move
+
+
+def test_a_book_move_is_scored_by_the_book() -> None:
+    out = io.StringIO()
+    server = NBoardServer("mcts:time=0.2", out=out)  # a search by time opens from the package's book
+    server.handle(f"set game {prefix(0)}")
+    server.handle("go")
+    lines = out.getvalue().splitlines()
+    move = next(MOVE_LINE.fullmatch(line) for line in lines if line.startswith("==="))
+    assert move is not None and move.group(2) is not None
+    scores = load_book().scores(GameState.initial())
+    assert scores is not None and action_of(move.group(1)) == load_book().move(GameState.initial())
+    assert float(move.group(2)) == pytest.approx(scores[action_of(move.group(1))], abs=0.005)
+    assert not any(line.startswith("nodestats") for line in lines)  # nothing was searched
 
 
 @pytest.mark.parametrize(

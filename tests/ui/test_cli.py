@@ -533,3 +533,20 @@ def test_the_narration_says_when_mcts_did_not_simulate() -> None:
     assert re.fullmatch(r"solved \(\d+ positions\) in \d+\.\d\d s, a proven (win|loss|draw)( by \d+ discs)?", line)
     opening = describe_search(mcts.search(GameState.initial()))
     assert re.fullmatch(r"300 simulations in \d+\.\d\d s, expected result [+-]\d\.\d\d \(.*\)", opening)
+
+
+def test_the_narration_says_a_move_came_from_the_opening_book() -> None:
+    from agents.play.specs import make_agent
+    from agents.search.book import load_book
+    from agents.ui.play_cli import NarratedAgent
+
+    lines: list[str] = []
+    narrated = NarratedAgent(make_agent("mcts:time=0.1", seed=0), "X (mcts)", write=lines.append)
+    start = GameState.initial()
+    move = narrated.act(observe(start, start.player))
+    scores = load_book().scores(start)
+    assert scores is not None and move == load_book().move(start)
+    assert lines == ["X (mcts) thinking...", f"X (mcts): from its opening book, worth {scores[move]:+.1f} discs"]
+    lines.clear()
+    NarratedAgent(make_agent("mcts:sims=50", seed=0), "X (mcts)", write=lines.append).act(observe(start, start.player))
+    assert lines[1].startswith("X (mcts): 50 simulations")  # no book: the search is narrated
