@@ -9,7 +9,7 @@ in 40).
 
 GRhino is Debian's ``grhino`` package (``apt-get install grhino``); it plays at
 ``-l LEVEL -b 0 -r 0`` (no opening book, no randomness), and ours plays without its own
-(``book=0`` is added to an ``--engine`` spec that names no book). Every game goes through
+(``agents.play.specs.without_book``: ``book=0`` where a spec would open from it). Every game goes through
 ``agents.play.match.play_game``, so our engine meets GRhino exactly as in
 ``reversi play`` and ``reversi arena``.
 
@@ -69,7 +69,7 @@ from agents.arena.tournament import (
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
 from agents.play.match import play_game
-from agents.play.specs import canonical_spec, make_agent, parse_spec, with_option
+from agents.play.specs import make_agent, without_book
 from agents.ui.options import bounded_int, player_spec, positive_float, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
 from reversi_env.observation import Observation
@@ -165,16 +165,6 @@ class Tally:
         """How many of the games differ other than by a symmetry of the board (two deterministic
         players replay one game from an opening and from its mirror image)."""
         return len(self.seen)
-
-
-def without_book(spec: str) -> str:
-    """``spec`` as it plays here: without our opening book (``book=0`` added where the spec
-    would play from it by default, a search by time), for the opponents play without theirs."""
-    parsed = parse_spec(spec)
-    if parsed.record.option("book") is None or "book" in parsed.options:
-        return spec
-    bookless = with_option(spec, "book", "0")
-    return spec if canonical_spec(bookless) == canonical_spec(spec) else bookless
 
 
 def play_pairing(

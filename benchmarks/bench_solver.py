@@ -85,7 +85,7 @@ from agents.arena.tournament import Opening, close_agent, read_results
 from agents.base import Agent
 from agents.play.gtp_connection import EngineError
 from agents.play.match import GameResult
-from agents.play.specs import SpecError, make_agent, parse_spec
+from agents.play.specs import SpecError, make_agent, parse_spec, without_book
 from agents.search.alphabeta import EXACT_JUMP, WLD_EMPTIES, iterative_deepening
 from agents.search.alphabeta_agent import MAX_DEPTH, AlphaBetaAgent
 from agents.search.endgame import EndgameSolution, Solver
@@ -305,8 +305,10 @@ def timed_moves(positions: list[GameState], seconds: float, jumps: list[int], wl
 @contextmanager
 def fresh_agent(spec: str, player: int) -> Iterator[Agent]:
     """A player given by its spec (``reversi play``'s), built afresh for one
-    position (seed 0), so no search is kept from one to the next, and closed after it."""
-    agent = make_agent(spec, player, seed=0)
+    position (seed 0), so no search is kept from one to the next, and closed after it;
+    a search by time searches without the opening book it would play from by default
+    (``without_book``), for the search is what is scored."""
+    agent = make_agent(without_book(spec), player, seed=0)
     try:
         yield agent
     finally:

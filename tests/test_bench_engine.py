@@ -140,15 +140,3 @@ def test_our_engine_plays_without_its_book_as_the_opponents_play_without_theirs(
     _, records = play_saved(out, "--engine", "alphabeta:time=0.05", "--levels", "1", "--games", "2", "--seed", "3")
     ours = [r["black"] if "rhino" in r["white"] else r["white"] for r in records]
     assert ours == ["alphabeta:time=0.05,book=0"] * 2  # the spec that built the player, as the games record it
-
-
-def test_an_engine_that_names_its_book_keeps_it() -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import bench_engine
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    assert bench_engine.without_book("mcts:time=1") == "mcts:time=1,book=0"
-    assert bench_engine.without_book("mcts:time=1,book=my.npz") == "mcts:time=1,book=my.npz"
-    assert bench_engine.without_book("random") == "random"  # a kind with no book
-    assert bench_engine.without_book("alphabeta:2") == "alphabeta:2"  # a fixed depth plays none by default

@@ -294,6 +294,22 @@ def with_option(spec: str, key: str, value: OptionValue) -> str:
     return f"{parsed.text}{',' if ':' in parsed.text else ':'}{key}={_option_text(value)}"
 
 
+def without_book(spec: str) -> str:
+    """``spec`` searching its every move: ``book=0`` added where it would open from the
+    package's book by default (a search by time), else ``spec`` as given (a fixed budget,
+    a kind with no book, a spec that names its book). For measuring a search by itself,
+    and against engines that play without their books.
+
+    Raises:
+        SpecError: a bad spec.
+    """
+    parsed = parse_spec(spec)
+    if parsed.record.option("book") is None or "book" in parsed.options:
+        return spec
+    bookless = with_option(spec, "book", "0")
+    return spec if canonical_spec(bookless) == canonical_spec(spec) else bookless
+
+
 def runs_code(spec: str) -> bool:
     """Whether ``spec`` starts a program or imports a module (``gtp:``, ``python:``,
     ``classic:``), or is no spec at all: a spec read from a file is never started unasked."""

@@ -16,7 +16,7 @@ from conftest import REPO_ROOT
 from agents.play.adapters import ClassicAgent, FunctionAgent
 from agents.play.human import HumanPlayer
 from agents.play.match import play_game
-from agents.play.specs import _OPTIONS, SpecError, canonical_spec, make_agent, parse_spec
+from agents.play.specs import _OPTIONS, SpecError, canonical_spec, make_agent, parse_spec, without_book
 from agents.search.ladder import AlphaBetaAgent, GreedyAgent, PositionalAgent, RandomAgent
 from reversi_env import GameState
 
@@ -589,3 +589,14 @@ def test_a_bad_weights_file_is_one_line_when_the_player_is_built(tmp_path: Path)
     assert not marker.exists()
     with pytest.raises(SpecError, match="textbook UCT, it takes no weights"):
         make_agent(f"mcts:sims=10,uct=1,weights={tmp_path / 'foreign.npz'}")
+
+
+def test_without_book_turns_off_only_a_book_played_by_default() -> None:
+    assert without_book("mcts:time=1") == "mcts:time=1,book=0"
+    assert without_book("mcts") == "mcts:book=0"
+    assert without_book("alphabeta:clock=60") == "alphabeta:clock=60,book=0"
+    assert getattr(make_agent(without_book("alphabeta:time=1")), "book", "none") is None
+    for spec in ("mcts:time=1,book=my.npz", "mcts:sims=10", "alphabeta:2", "random", "level:3"):
+        assert without_book(spec) == spec  # it names its book, plays none by default, or has none
+    with pytest.raises(SpecError):
+        without_book("nonsense:1")
