@@ -4,10 +4,13 @@ that learns, and weights files that round-trip and are only data."""
 from __future__ import annotations
 
 import itertools
+import os
 import pickle
 import resource
+import signal
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -231,3 +234,24 @@ def test_the_frozen_evaluator_computes_what_the_module_computes(n: int) -> None:
     plain = NetworkEvaluator(net, frozen=False).evaluate(mover, opponent)
     np.testing.assert_allclose(frozen[0], plain[0], atol=1e-5)
     np.testing.assert_allclose(frozen[1], plain[1], atol=1e-5)
+
+
+def test_a_ctrl_c_while_the_network_is_traced_is_a_keyboard_interrupt_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TorchScript turns a KeyboardInterrupt inside its tracing into a RuntimeError that no
+    Ctrl-C handler catches: the press waits for the trace and comes out as itself."""
+    real_trace = torch.jit.trace
+    traced: list[bool] = []
+
+    def pressed_while_tracing(*args: Any, **kwargs: Any) -> Any:
+        os.kill(os.getpid(), signal.SIGINT)  # the press lands in the trace
+        result = real_trace(*args, **kwargs)
+        traced.append(True)
+        return result
+
+    monkeypatch.setattr(torch.jit, "trace", pressed_while_tracing)
+    with pytest.raises(KeyboardInterrupt):
+        NetworkEvaluator(PolicyValueNet(NetConfig(8, 1)))
+    assert traced == [True]  # the trace ran to its end first
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
