@@ -104,12 +104,10 @@ def main() -> None:
         f"| {100 * anchor / n:.1f}% | {ratio} | {plies / n:.1f} | {mean[True]:.3f} vs {mean[False]:.3f} "
         f"| {len(games)} |"
     )
+    budget = "equal time a game" if "clock" in parse_spec(args.player).options else "equal time a move"
     figure = Figure(
         f"book.gain-{args.player}",
-        f"{args.player} with the book against without, {n} games ({len(games)} distinct) from the start, "
-        "equal time a game"
-        if "clock" in parse_spec(args.player).options
-        else "equal time a move",
+        f"{args.player} with the book against without, {n} games ({len(games)} distinct) from the start, {budget}",
         f"{100 * score / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)",
         f"no book: {100 * anchor / n:.1f}%",
         ratio,

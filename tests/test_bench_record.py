@@ -5,6 +5,7 @@ table the recorder reads."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,3 +180,28 @@ def test_each_script_records_its_rows(
     assert keys <= set(rows), sorted(rows)
     for row in rows.values():
         assert f"| python benchmarks/{script}.py {' '.join(args)} |" in row
+
+
+@pytest.mark.parametrize(
+    ("player", "budget"),
+    [("alphabeta:1,eval=patterns", "equal time a move"), ("alphabeta:clock=2", "equal time a game")],
+)
+def test_bench_book_records_its_whole_description(
+    player: str,
+    budget: str,
+    tmp_path: Path,
+    record: ModuleType,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = page(tmp_path, record, [])
+    argv = ["bench_book.py", "--player", player, "--games", "2", "--record", "--record-file", str(path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    importlib.import_module("bench_book").main()
+    capsys.readouterr()
+    (row,) = rows_of(path)
+    description = row.split("|")[2].strip()
+    assert re.fullmatch(
+        rf"{re.escape(player)} with the book against without, 2 games \([12] distinct\) from the start, {budget}",
+        description,
+    ), row
