@@ -173,7 +173,7 @@ def _proof_needs_time(text: str, options: Mapping[str, OptionValue], untimed: bo
 
 
 def _alphabeta_proof(text: str, options: Mapping[str, OptionValue]) -> None:
-    _proof_needs_time(text, options, "time" not in options and "clock" not in options)
+    _proof_needs_time(text, options, not _alphabeta_timed(options))
 
 
 def _build_level(build: Build) -> Agent:
@@ -218,21 +218,27 @@ def _mcts_agent(build: Build) -> Agent:
     return MCTSAgent(time_limit=float(o.get("time", build.default_time)), **knobs)
 
 
+def _mcts_timed(options: Mapping[str, OptionValue]) -> bool:
+    """Whether MCTS searches by time (``time=``, ``clock=``, or the caller's default), not a
+    fixed number of simulations."""
+    return "sims" not in options
+
+
 def _build_mcts(build: Build) -> Agent:
-    return _with_book(_mcts_agent(build), build.options, "sims" not in build.options)
+    return _with_book(_mcts_agent(build), build.options, _mcts_timed(build.options))
 
 
 def _mcts_defaults(options: Mapping[str, OptionValue], default_time: float | None) -> dict[str, object]:
     from agents.search.mcts import TEXTBOOK_UCT, MCTSAgent
 
-    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(options, "sims" not in options)}
+    fixed: dict[str, object] = {"eval": "patterns", "uct": 0, "book": _book_default(options, _mcts_timed(options))}
     if default_time is not None:
         fixed["time"] = default_time
     return fixed | parameter_defaults(MCTSAgent, MCTS.options, TEXTBOOK_UCT if options.get("uct") else None)
 
 
 def _mcts_proof(text: str, options: Mapping[str, OptionValue]) -> None:
-    _proof_needs_time(text, options, "sims" in options)
+    _proof_needs_time(text, options, not _mcts_timed(options))
 
 
 def _build_alphazero(build: Build) -> Agent:
