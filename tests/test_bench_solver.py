@@ -3,12 +3,17 @@ the positions of recorded games (``--from-games``), bad options and a bad ``--ze
 
 from __future__ import annotations
 
+import importlib
 import re
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from conftest import run_benchmark, two_recorded_games
+from conftest import REPO_ROOT, run_benchmark, two_recorded_games
 
 from agents.arena.tournament import read_results
 from agents.play.match import GameResult
@@ -147,7 +152,7 @@ def test_an_egaroucid_that_gives_no_solve_is_one_line() -> None:
     done = run_bench("--one-best-only", "--first", "21", "--last", "21", "--egaroucid", "/bin/true",
                      "--egaroucid-eval", "/bin/true")  # fmt: skip
     assert done.returncode == 1
-    assert "egaroucid gave 0 solves of 1 positions" in done.stderr and "Traceback" not in done.stderr
+    assert "egaroucid gave 0 solves of 1 position" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 
@@ -172,3 +177,72 @@ def test_a_bad_option_is_one_line(option: list[str], message: str) -> None:
     done = run_bench("--games", "1", "--timed", "1", *option)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def bench_solver(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """benchmarks/bench_solver.py, imported as the benchmarks import each other."""
+    monkeypatch.syspath_prepend(str(REPO_ROOT / "benchmarks"))
+    return importlib.import_module("bench_solver")
+
+
+def test_an_anchor_is_stopped_after_its_cpu_seconds(bench_solver: ModuleType, tmp_path: Path) -> None:
+    # A real process that spins: the kernel ends it at the cap, and its own CPU time is what is counted.
+    status, _, seconds = bench_solver.run_anchor([sys.executable, "-c", "while True: pass"], tmp_path, "", 1.0)
+    assert status == -signal.SIGXCPU
+    assert 0.9 <= seconds < 3
+
+
+def test_an_anchor_reads_its_input_and_its_output_is_bounded(bench_solver: ModuleType, tmp_path: Path) -> None:
+    script = "import sys; text = sys.stdin.read(); print(text.upper() * 10**6); sys.exit(3)"
+    status, out, seconds = bench_solver.run_anchor([sys.executable, "-c", script], tmp_path, "quit\n", 30.0)
+    assert status == 3 and out.startswith("QUIT\nQUIT\n") and len(out) == bench_solver.OUTPUT_LIMIT
+    assert 0 < seconds < 30
+
+
+def test_an_egaroucid_that_does_not_end_a_position_gives_bounds(tmp_path: Path) -> None:
+    # A real program in the console build's place: it starts at once (its start-up run has an
+    # empty problem file) and spins on a position. Its solve is stopped after its cap of CPU
+    # seconds; the row says so and its total is a lower bound, the ratio an upper one.
+    console = tmp_path / "console"
+    console.write_text('#!/bin/sh\nfor last; do :; done\nif [ -s "$last" ]; then while :; do :; done; fi\n')
+    console.chmod(0o755)
+    done = run_bench("--one-best-only", "--first", "21", "--last", "21", "--egaroucid", str(console),
+                     "--egaroucid-eval", str(console), "--egaroucid-cap", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^ *21 .*\| +not solved in 1 s$", done.stdout, re.MULTILINE), done.stdout
+    total = re.search(
+        r"^egaroucid: over ([\d.]+) s \(1 of 1 not ended within the cap\), time under ([\d.]+)x",
+        done.stdout,
+        re.MULTILINE,
+    )
+    assert total is not None, done.stdout
+    assert 1 <= float(total.group(1)) < 4
+
+
+def test_a_ctrl_c_while_egaroucid_solves_ends_it_in_one_line(tmp_path: Path) -> None:
+    console = tmp_path / "console"
+    console.write_text('#!/bin/sh\nfor last; do :; done\nif [ -s "$last" ]; then while :; do :; done; fi\n')
+    console.chmod(0o755)
+    args = ["--one-best-only", "--first", "21", "--last", "21", "--egaroucid", str(console), "--egaroucid-eval",
+            str(console), "--egaroucid-cap", "600"]  # fmt: skip
+    bench = subprocess.Popen(
+        [sys.executable, "benchmarks/bench_solver.py", *args],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal
+    )
+    assert bench.stdout is not None
+    assert bench.stdout.readline().startswith("our solves") and "egaroucid s" in bench.stdout.readline()
+    spinning = ["pgrep", "-f", f"^/bin/sh {console}"]
+    deadline = time.monotonic() + 60
+    while not subprocess.run(spinning, capture_output=True).stdout and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert subprocess.run(spinning, capture_output=True).stdout, "the console build never started its solve"
+    bench.send_signal(signal.SIGINT)
+    _, err = bench.communicate(timeout=60)
+    assert bench.returncode == 130
+    assert err.strip() == "bench_solver.py: interrupted"
+    assert not subprocess.run(spinning, capture_output=True).stdout  # its solve did not outlive the benchmark
