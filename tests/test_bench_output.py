@@ -195,3 +195,18 @@ def test_bench_book_prints_the_booked_score_beside_the_bookless_one_and_the_dist
     assert float(cells[6]) >= 2  # the booked side plays its first moves from the book, in every game
     assert 1 <= int(cells[8]) <= 4  # two fixed-depth players: few distinct games
     assert "game" in err  # the games' bar
+
+
+def test_bench_book_plays_from_openings_through_the_book(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--player", "alphabeta:1,eval=patterns", "--games", "6", "--seed", "1", "--opening-plies", "4"]
+    bench("bench_book", *args).main()
+    out, _ = capsys.readouterr()
+    assert "6 games from 4-ply openings through the book, colours swapped" in out
+    row = next(line for line in out.splitlines() if line.startswith("| alphabeta:1,eval=patterns,book=1 |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert sum(map(int, cells[1].split("-"))) == 6
+    # Each opening ends in a position of the book, where the booked side plays on from it when it moves first.
+    assert float(cells[6]) >= 0.5
+    assert int(cells[8]) >= 3  # three openings, each leading to its own games

@@ -183,25 +183,37 @@ def test_each_script_records_its_rows(
 
 
 @pytest.mark.parametrize(
-    ("player", "budget"),
-    [("alphabeta:1,eval=patterns", "equal time a move"), ("alphabeta:clock=2", "equal time a game")],
+    ("player", "budget", "plies", "where"),
+    [
+        ("alphabeta:1,eval=patterns", "equal time a move", [], "from the start"),
+        ("alphabeta:clock=2", "equal time a game", [], "from the start"),
+        (
+            "alphabeta:1,eval=patterns",
+            "equal time a move",
+            ["--opening-plies", "4"],
+            "from 4-ply openings through the book",
+        ),
+    ],
 )
 def test_bench_book_records_its_whole_description(
     player: str,
     budget: str,
+    plies: list[str],
+    where: str,
     tmp_path: Path,
     record: ModuleType,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = page(tmp_path, record, [])
-    argv = ["bench_book.py", "--player", player, "--games", "2", "--record", "--record-file", str(path)]
+    argv = ["bench_book.py", "--player", player, "--games", "2", *plies, "--record", "--record-file", str(path)]
     monkeypatch.setattr(sys, "argv", argv)
     importlib.import_module("bench_book").main()
     capsys.readouterr()
     (row,) = rows_of(path)
-    description = row.split("|")[2].strip()
+    key, description = (cell.strip() for cell in row.split("|")[1:3])
+    assert key == f"book.gain-{player}" + (f"-openings-{plies[1]}" if plies else "")
     assert re.fullmatch(
-        rf"{re.escape(player)} with the book against without, 2 games \([12] distinct\) from the start, {budget}",
+        rf"{re.escape(player)} with the book against without, 2 games \([12] distinct\) {where}, {budget}",
         description,
     ), row

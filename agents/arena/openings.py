@@ -5,6 +5,7 @@ drawn at random from a seed or read from a file of transcripts.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,10 +65,15 @@ GIVE_UP = 2000
 """Random openings drawn in a row without a new position before giving up."""
 
 
-def random_openings(count: int, plies: int, seed: int = 0) -> list[Opening]:
+def random_openings(
+    count: int, plies: int, seed: int = 0, keep: Callable[[GameState], bool] | None = None
+) -> list[Opening]:
     """``count`` openings of ``plies`` random legal plies leading to distinct
     positions, reproducible from ``seed``; ValueError (quickly) if there are
-    not enough, or ``plies`` is not 0 to ``MAX_OPENING_PLIES``."""
+    not enough, or ``plies`` is not 0 to ``MAX_OPENING_PLIES``.
+
+    With ``keep``, each ply is drawn among the moves to a position ``keep``
+    accepts (e.g. one an opening book holds), and a line with none is dropped."""
     if count < 0 or not 0 <= plies <= MAX_OPENING_PLIES:
         raise ValueError(f"count must be >= 0 and plies 0 to {MAX_OPENING_PLIES}, got {count} and {plies}")
     rng = random.Random(f"openings:{seed}:{plies}")
@@ -80,10 +86,15 @@ def random_openings(count: int, plies: int, seed: int = 0) -> list[Opening]:
         for _ in range(plies):
             if state.is_terminal():
                 break
-            action = rng.choice(state.legal_actions())
+            actions = state.legal_actions()
+            if keep is not None:
+                actions = [a for a in actions if keep(state.apply(a))]
+                if not actions:
+                    break
+            action = rng.choice(actions)
             state = state.apply(action)
             moves.append(action_name(action))
-        if not state.is_terminal() and state not in found:
+        if len(moves) == plies and not state.is_terminal() and state not in found:
             found[state] = Opening(tuple(moves))
             misses = 0
     if len(found) < count:

@@ -84,6 +84,20 @@ def test_random_openings_are_distinct_and_reproducible() -> None:
         random_openings(13, 2)
 
 
+def test_random_openings_kept_to_positions_a_test_accepts() -> None:
+    # Accepted: the positions of lines that start with F5, up to three plies. Every ply of
+    # every opening is kept to them; a test nothing passes gives no opening.
+    allowed, frontier = set(), [GameState.initial().apply("F5")]
+    for _ in range(3):
+        allowed.update(frontier)
+        frontier = [state.apply(a) for state in frontier for a in state.legal_actions()]
+    kept = random_openings(10, 3, seed=1, keep=lambda state: state in allowed)
+    assert {o.moves[0] for o in kept} == {"F5"} and len({o.state() for o in kept}) == 10
+    assert {o.moves[0] for o in random_openings(10, 3, seed=1)} != {"F5"}
+    with pytest.raises(ValueError, match="found only 0 distinct 3-ply"):
+        random_openings(1, 3, keep=lambda state: False)
+
+
 def test_load_openings_names_bad_lines(tmp_path: Path) -> None:
     f = tmp_path / "openings.txt"
     f.write_text("# my book\nf5d6\n\nf5f6  # perpendicular\n")
