@@ -79,6 +79,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, redirect_stdout
@@ -729,8 +730,19 @@ def ffo_rows(
     Returns:
         how many of our solves were wrong or not done within ``--cap``.
 
-    ``egaroucid`` holds Egaroucid's solves, under way beside ours."""
+    ``egaroucid`` holds Egaroucid's solves, under way beside ours: a row waits
+    for its solve to be printed, but ours go on meanwhile, so that the run
+    takes the longer of the two, not the longer of each position's."""
     wrong = 0
+    waiting: deque[tuple[int, str, float, int]] = deque()  # (row, line so far, our seconds, known score)
+
+    def print_ready(block: bool) -> None:
+        while waiting and (block or not egaroucid or egaroucid[waiting[0][0]].done()):
+            row, line, ours, known = waiting.popleft()
+            if egaroucid:
+                line += anchor_cells("egaroucid", egaroucid[row].result(), ours, known, totals, args)
+            print(line, flush=True)
+
     for row, (number, position, moves) in enumerate(problems):
         state = GameState.from_string(position.replace("-", "."))
         known = max(moves.values())
@@ -759,23 +771,35 @@ def ffo_rows(
             totals[f"nodes{all_best}"] += solution.nodes
             line += f" | {best:>8} {seconds:>8.3f} {solution.nodes:>13,d} {solution.nodes / seconds / 1e6:>6.2f}"
             line += "" if ok else "  WRONG"
-        for name, path in anchors.items():
-            if path is None:
-                continue
-            solved = run_zebra(path, position) if name == "zebra" else egaroucid[row].result()
-            if solved is None:
-                line += f" | {'not solved in ' + format(args.egaroucid_cap or args.cap, 'g') + ' s':>47}"
-                totals[f"seconds{name}"] += args.egaroucid_cap or args.cap
-                totals[f"unsolved{name}"] += 1
-                continue
-            zs, zn, zscore = solved
-            totals[f"seconds{name}"] += zs
-            totals[f"nodes{name}"] += zn
-            rate, ratio = (f"{zn / zs / 1e6:.2f}", f"{one_best_seconds / zs:.2f}") if zs >= 1e-3 else ("-", "-")
-            line += f" | {zs:>11.3f} {zn:>13,d} {rate:>6} {zscore:>+5d} {ratio:>6}"
-            line += "" if zscore == known else "  WRONG"
-        print(line, flush=True)
+        if anchors["zebra"] is not None:
+            line += anchor_cells("zebra", run_zebra(anchors["zebra"], position), one_best_seconds, known, totals, args)
+        waiting.append((row, line, one_best_seconds, known))
+        print_ready(block=False)
+    print_ready(block=True)
     return wrong
+
+
+def anchor_cells(
+    name: str,
+    solved: tuple[float, int, int] | None,
+    ours: float,
+    known: int,
+    totals: dict[str, float],
+    args: argparse.Namespace,
+) -> str:
+    """An anchor's cells of a row (``solved``: its seconds, nodes and score, or None
+    if its cap stopped it; ``ours``: our one-best-move seconds), added to ``totals``."""
+    if solved is None:
+        cap = args.egaroucid_cap or args.cap
+        totals[f"seconds{name}"] += cap
+        totals[f"unsolved{name}"] += 1
+        return f" | {'not solved in ' + format(cap, 'g') + ' s':>47}"
+    seconds, nodes, score = solved
+    totals[f"seconds{name}"] += seconds
+    totals[f"nodes{name}"] += nodes
+    rate, ratio = (f"{nodes / seconds / 1e6:.2f}", f"{ours / seconds:.2f}") if seconds >= 1e-3 else ("-", "-")
+    cells = f" | {seconds:>11.3f} {nodes:>13,d} {rate:>6} {score:>+5d} {ratio:>6}"
+    return cells + ("" if score == known else "  WRONG")
 
 
 def anchor_total(name: str, totals: dict[str, float], count: int) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import REPO_ROOT, run_benchmark, two_recorded_games
+from conftest import REPO_ROOT, interrupt_command, run_benchmark, two_recorded_games
 
 from agents.arena.tournament import read_results
 from agents.play.match import GameResult
@@ -226,23 +226,18 @@ def test_a_ctrl_c_while_egaroucid_solves_ends_it_in_one_line(tmp_path: Path) -> 
     console.chmod(0o755)
     args = ["--one-best-only", "--first", "21", "--last", "21", "--egaroucid", str(console), "--egaroucid-eval",
             str(console), "--egaroucid-cap", "600"]  # fmt: skip
-    bench = subprocess.Popen(
-        [sys.executable, "benchmarks/bench_solver.py", *args],
-        cwd=REPO_ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as from a terminal
-    )
-    assert bench.stdout is not None
-    assert bench.stdout.readline().startswith("our solves") and "egaroucid s" in bench.stdout.readline()
     spinning = ["pgrep", "-f", f"^/bin/sh {console}"]
-    deadline = time.monotonic() + 60
-    while not subprocess.run(spinning, capture_output=True).stdout and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert subprocess.run(spinning, capture_output=True).stdout, "the console build never started its solve"
-    bench.send_signal(signal.SIGINT)
-    _, err = bench.communicate(timeout=60)
-    assert bench.returncode == 130
-    assert err.strip() == "bench_solver.py: interrupted"
+
+    def solving(line: str) -> bool:
+        """After the table's header, once the console build spins on the position."""
+        deadline = time.monotonic() + 60
+        while "egaroucid s" in line and time.monotonic() < deadline:
+            if subprocess.run(spinning, capture_output=True).stdout:
+                return True
+            time.sleep(0.1)
+        return False
+
+    command = [sys.executable, "benchmarks/bench_solver.py", *args]
+    status, out, err = interrupt_command(command, cwd=REPO_ROOT, ready=solving)
+    assert status == 130 and err.strip() == "bench_solver.py: interrupted", (status, out, err)
     assert not subprocess.run(spinning, capture_output=True).stdout  # its solve did not outlive the benchmark
