@@ -18,7 +18,7 @@ games differ by the timed searches after it.
     python benchmarks/bench_book.py --games 20
     python benchmarks/bench_book.py --player alphabeta:time=0.2 --games 40 --record
     python benchmarks/bench_book.py --player mcts:clock=6 --games 100
-    python benchmarks/bench_book.py --games 200 --opening-plies 4
+    python benchmarks/bench_book.py --games 160 --opening-plies 4
 """
 
 from __future__ import annotations
