@@ -791,7 +791,6 @@ def anchor_cells(
     if its cap stopped it; ``ours``: our one-best-move seconds), added to ``totals``."""
     if solved is None:
         cap = args.egaroucid_cap or args.cap
-        totals[f"seconds{name}"] += cap
         totals[f"unsolved{name}"] += 1
         return f" | {'not solved in ' + format(cap, 'g') + ' s':>47}"
     seconds, nodes, score = solved

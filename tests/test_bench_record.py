@@ -149,6 +149,16 @@ def test_bench_eval_records_its_scores_and_speeds(
     assert "| python benchmarks/bench_eval.py --games 2 --search 1 --seconds 0.1 --depth 2 |" in rows["eval.speed"]
 
 
+def recorded_rows(
+    script: str, args: list[str], tmp_path: Path, record: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> list[str]:
+    """The rows ``benchmarks/<script>.py args --record`` writes into an empty page."""
+    path = page(tmp_path, record, [])
+    monkeypatch.setattr(sys, "argv", [f"{script}.py", *args, "--record", "--record-file", str(path)])
+    importlib.import_module(script).main()
+    return rows_of(path)
+
+
 @pytest.mark.parametrize(
     ("script", "args", "keys"),
     [
@@ -170,13 +180,8 @@ def test_each_script_records_its_rows(
     tmp_path: Path,
     record: ModuleType,
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = page(tmp_path, record, [])
-    monkeypatch.setattr(sys, "argv", [f"{script}.py", *args, "--record", "--record-file", str(path)])
-    importlib.import_module(script).main()
-    capsys.readouterr()
-    rows = {row.split("|")[1].strip(): row for row in rows_of(path)}
+    rows = {row.split("|")[1].strip(): row for row in recorded_rows(script, args, tmp_path, record, monkeypatch)}
     assert keys <= set(rows), sorted(rows)
     for row in rows.values():
         assert f"| python benchmarks/{script}.py {' '.join(args)} |" in row
@@ -203,14 +208,8 @@ def test_bench_book_records_its_whole_description(
     tmp_path: Path,
     record: ModuleType,
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    path = page(tmp_path, record, [])
-    argv = ["bench_book.py", "--player", player, "--games", "2", *plies, "--record", "--record-file", str(path)]
-    monkeypatch.setattr(sys, "argv", argv)
-    importlib.import_module("bench_book").main()
-    capsys.readouterr()
-    (row,) = rows_of(path)
+    (row,) = recorded_rows("bench_book", ["--player", player, "--games", "2", *plies], tmp_path, record, monkeypatch)
     key, description = (cell.strip() for cell in row.split("|")[1:3])
     assert key == f"book.gain-{player}" + (f"-openings-{plies[1]}" if plies else "")
     assert re.fullmatch(
