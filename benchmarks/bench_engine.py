@@ -39,6 +39,14 @@ plays them out on the board.
 the transcript, the moves and their times), so a lost game can be replayed,
 e.g. against the exact solver with ``reversi analyze``. ``--record`` writes each
 pairing's score into docs/benchmarks.md (``record.py``; a shard's are not recorded).
+``--tally FILE...`` plays nothing: the same command with the shards' ``--out``
+files in place of ``--shard`` and ``--out`` counts the match's games from them,
+every one exactly once, and prints (and with ``--record`` records) the table
+one run of the whole match would:
+
+    python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --shard 0/2 --out a.jsonl
+    python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --shard 1/2 --out b.jsonl
+    python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --tally a.jsonl b.jsonl --record
 """
 
 from __future__ import annotations
@@ -51,6 +59,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from record import Figure, add_record_options, check_record_file, record_if_asked
 from tqdm import tqdm
@@ -65,10 +74,11 @@ from agents.arena.tournament import (
     close_agent,
     make_record,
     random_openings,
+    read_results,
 )
 from agents.base import Agent
 from agents.play.gtp import EngineError, MoveTracker
-from agents.play.match import play_game
+from agents.play.match import GameResult, play_game
 from agents.play.specs import make_agent, without_book
 from agents.ui.options import bounded_int, player_spec, positive_float, seed_int
 from reversi_env.notation import PASS, action_name, parse_action
@@ -166,6 +176,33 @@ class Tally:
         players replay one game from an opening and from its mirror image)."""
         return len(self.seen)
 
+    def add(self, result: GameResult, engine_colour: int, opening: Opening) -> None:
+        """Count one finished game from ``opening``, our engine playing ``engine_colour`` (0 black)."""
+        ours = "black" if engine_colour == 0 else "white"
+        if result.winner == ours:
+            self.wins += 1
+        elif result.winner == "draw":
+            self.draws += 1
+        else:
+            self.losses += 1
+        if result.reason == "timeout" and result.loser != ours:
+            self.opponent_timeouts += 1
+        self.seen.add(canonical_game([parse_action(m) for m in (*opening.moves, *result.moves)]))
+        self.discs += result.disc_difference if engine_colour == 0 else -result.disc_difference
+        mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
+        self.seconds += sum(mine)
+        self.moves += len(mine)
+        self.opponent_seconds += sum(result.times) - sum(mine)
+        self.opponent_moves += len(result.times) - len(mine)
+
+
+def scheduled_game(engine: str, opponent: str, opening: Opening, seed: int, engine_colour: int) -> ScheduledGame:
+    """The game of ``engine`` (played without its book) against ``opponent`` from
+    ``opening``, our engine black for ``engine_colour`` 0: its id in the games file."""
+    played = without_book(engine)
+    black, white = (played, opponent) if engine_colour == 0 else (opponent, played)
+    return ScheduledGame(f"{black} vs {white} @ {opening.name}", black, white, opening.name, seed)
+
 
 def play_pairing(
     engine: str,
@@ -184,41 +221,67 @@ def play_pairing(
     k, n = shard
     shard_openings = list(enumerate(openings))[k::n]
     bar = tqdm(total=2 * len(shard_openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
-    played = without_book(engine)
     for i, opening in shard_openings:
         for engine_colour in (0, 1):
-            ours = make_agent(played, engine_colour, seed=seed + i)
+            game = scheduled_game(engine, opponent, opening, seed + i, engine_colour)
+            ours = make_agent(game.black if engine_colour == 0 else game.white, engine_colour, seed=seed + i)
             theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
-            black, white = (played, opponent) if engine_colour == 0 else (opponent, played)
-            game = ScheduledGame(f"{black} vs {white} @ {opening.name}", black, white, opening.name, seed + i)
             started = time.time()
             try:
                 result = play_game(players[0], players[1], time_limit=time_limit, start=opening.state())
             finally:
                 for p in players:
                     close_agent(p)  # a close that fails (an engine already gone) does not lose the match
-            ours_name = "black" if engine_colour == 0 else "white"
             if out is not None:
                 out.append(make_record(game, result, started))
-            if result.winner == ours_name:
-                tally.wins += 1
-            elif result.winner == "draw":
-                tally.draws += 1
-            else:
-                tally.losses += 1
-            if result.reason == "timeout" and result.loser != ours_name:
-                tally.opponent_timeouts += 1
-            tally.seen.add(canonical_game([parse_action(m) for m in (*opening.moves, *result.moves)]))
-            tally.discs += result.disc_difference if engine_colour == 0 else -result.disc_difference
-            mine = [t for k, t in enumerate(result.times) if k % 2 == engine_colour]
-            tally.seconds += sum(mine)
-            tally.moves += len(mine)
-            tally.opponent_seconds += sum(result.times) - sum(mine)
-            tally.opponent_moves += len(result.times) - len(mine)
+            tally.add(result, engine_colour, opening)
             bar.update()
     bar.close()
     return tally
+
+
+def tally_pairing(
+    engine: str, opponent: str, openings: list[Opening], seed: int, games: dict[str, dict[str, Any]]
+) -> Tally:
+    """The tally of the games ``play_pairing`` plays, read from ``games`` (records by
+    id, each taken out as it is counted) instead of played; ValueError naming the
+    first game missing or recorded otherwise (another seed or start)."""
+    tally = Tally()
+    missing = []
+    for i, opening in enumerate(openings):
+        for engine_colour in (0, 1):
+            game = scheduled_game(engine, opponent, opening, seed + i, engine_colour)
+            record = games.pop(game.game_id, None)
+            if record is None:
+                missing.append(game.game_id)
+                continue
+            try:
+                result = GameResult.from_dict(record.get("result", {}))
+            except ValueError as e:
+                raise ValueError(f"the game {game.game_id!r}: {e}") from None
+            if record.get("seed") != game.seed or result.start_state() != opening.state():
+                raise ValueError(f"the game {game.game_id!r} was played with another seed or from another start")
+            tally.add(result, engine_colour, opening)
+    if missing:
+        raise ValueError(f"{len(missing)} of {2 * len(openings)} games are in none of the files, e.g. {missing[0]!r}")
+    return tally
+
+
+def read_games(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """The game records of results files (``--out``), by game id; ValueError naming
+    the file for one that cannot be read (``read_results``) or a game in two of them."""
+    games: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        try:
+            records = read_results(path).games
+        except OSError as e:
+            raise ValueError(f"{path}: {e.strerror or e}") from None
+        for record in records:
+            if record["game_id"] in games:
+                raise ValueError(f"{path}: the game {record['game_id']!r} is in an earlier file too")
+            games[record["game_id"]] = record
+    return games
 
 
 def main() -> None:
@@ -264,6 +327,13 @@ def main() -> None:
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="also play Zebra (a built zebra binary)")
     parser.add_argument("--out", type=Path, metavar="FILE", help="append every game to this JSON Lines file")
     parser.add_argument(
+        "--tally",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: count this match's games from --out files (e.g. its shards'), as one run would",
+    )
+    parser.add_argument(
         "--zebra-levels",
         type=bounded_int(0, 60),
         nargs=3,
@@ -291,9 +361,11 @@ def main() -> None:
         check_specs(engines, args.time_limit)  # a spec that parses but cannot be built fails before any game
     except ValueError as e:
         parser.error(f"--engine: {e}")
+    if args.tally and (shard != (0, 1) or args.out is not None):
+        parser.error("--tally counts a whole match from its files: not with --shard or --out")
     opponents = []
     if args.levels:
-        if shutil.which(GRHINO) is None:
+        if shutil.which(GRHINO) is None and not args.tally:
             parser.error(f"{GRHINO} not found: apt-get install grhino (or pass --levels with nothing after it)")
         opponents += [f"gtp:{GRHINO} -l {level} -b 0 -r 0" for level in args.levels]
     if args.ladder:
@@ -302,7 +374,7 @@ def main() -> None:
     if not opponents and args.zebra is None:
         parser.error("no opponent: give --levels, --ladder or --zebra")
     if args.zebra is not None:
-        if not args.zebra.is_file() or not (args.zebra.parent / "coeffs2.bin").is_file():
+        if not args.tally and (not args.zebra.is_file() or not (args.zebra.parent / "coeffs2.bin").is_file()):
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
         zebra = Zebra(args.zebra.resolve(), tuple(args.zebra_levels))
         opponents.append(zebra.name)
@@ -310,6 +382,15 @@ def main() -> None:
         out = ResultsWriter(args.out) if args.out is not None else None
     except OSError as e:
         parser.error(f"--out {args.out}: {e.strerror}")
+    tallies = {}
+    if args.tally:
+        try:
+            games = read_games(args.tally)
+            tallies = {(e, o): tally_pairing(e, o, openings, args.seed, games) for e in engines for o in opponents}
+        except ValueError as e:
+            parser.error(f"--tally: {e}")
+        if games:
+            parser.error(f"--tally: {len(games)} game(s) in the files are not of this match, e.g. {min(games)!r}")
     part = "" if shard == (0, 1) else f", shard {args.shard}: openings {shard[0]}, {shard[0] + shard[1]}, ..."
     print(
         f"{args.games} games a pairing from {args.opening_plies}-ply random openings, colours swapped, "
@@ -325,7 +406,10 @@ def main() -> None:
     for engine in engines:
         for opponent in opponents:
             start = time.perf_counter()
-            t = play_pairing(engine, opponent, openings, args.seed, args.time_limit, zebra, shard, out)
+            if args.tally:
+                t = tallies[engine, opponent]
+            else:
+                t = play_pairing(engine, opponent, openings, args.seed, args.time_limit, zebra, shard, out)
             lo, hi = wilson_interval(t.points, t.games)
             target = TARGETS.get(opponent)
             shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
@@ -336,7 +420,8 @@ def main() -> None:
                 f"{t.opponent_timeouts:>7} {t.distinct:>8}",
                 flush=True,
             )
-            print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+            if not args.tally:
+                print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
             figures.append(pairing_figure(engine, shown, t))
     if out is not None:
         out.close()

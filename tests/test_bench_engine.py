@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import run_benchmark
 
 from agents.arena.tournament import Opening, read_results
@@ -140,3 +141,60 @@ def test_our_engine_plays_without_its_book_as_the_opponents_play_without_theirs(
     _, records = play_saved(out, "--engine", "alphabeta:time=0.05", "--levels", "1", "--games", "2", "--seed", "3")
     ours = [r["black"] if "rhino" in r["white"] else r["white"] for r in records]
     assert ours == ["alphabeta:time=0.05,book=0"] * 2  # the spec that built the player, as the games record it
+
+
+def recorded_row(page: Path, key: str) -> list[str]:
+    """The cells of the row ``key`` of a benchmarks page."""
+    rows = [line.split(" | ") for line in page.read_text().splitlines() if line.startswith(f"| {key} |")]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+MATCH = ["--engine", "alphabeta:2", "--levels", "1", "--games", "4", "--seed", "3"]
+"""A match of four games that ``shards`` plays in two halves."""
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The games files of ``MATCH`` played as two shards."""
+    files = [tmp_path_factory.mktemp("shards") / f"{k}.jsonl" for k in (0, 1)]
+    for k, out in enumerate(files):
+        assert run_bench(*MATCH, "--shard", f"{k}/2", "--out", str(out)).returncode == 0
+    return files
+
+
+def test_a_match_played_in_shards_is_tallied_and_recorded_as_one_run(tmp_path: Path, shards: list[Path]) -> None:
+    whole_page, tally_page = tmp_path / "whole.md", tmp_path / "tally.md"
+    for page in (whole_page, tally_page):
+        page.write_text((ROOT / "docs" / "benchmarks.md").read_text())
+    whole = run_bench(*MATCH, "--record", "--record-file", str(whole_page))
+    tallied = run_bench(*MATCH, "--tally", *map(str, shards), "--record", "--record-file", str(tally_page))
+    assert whole.returncode == 0 and tallied.returncode == 0, tallied.stderr
+    line = [row for row in whole.stdout.splitlines() if row.startswith("alphabeta:2 ")]
+    assert len(line) == 1
+    # the same games: the same wins, discs and distinct games; the times are each run's own
+    assert tallied.stdout.splitlines()[-1].split()[:12] == line[0].split()[:12]
+    key = "engine.alphabeta-2-vs-gtp-rhino-l-1-b-0-r-0"
+    assert recorded_row(tally_page, key)[1] == recorded_row(whole_page, key)[1]  # "score of ..., 4 games (W-D-L)"
+    assert "--tally" in recorded_row(tally_page, key)[5]
+
+
+def test_a_tally_counts_each_game_of_the_match_once_or_refuses_in_one_line(tmp_path: Path, shards: list[Path]) -> None:
+    first, second = map(str, shards)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "game", "game_id": 1}\n')
+    cases = [
+        ([first], "2 of 4 games are in none of the files"),
+        ([first, first], "is in an earlier file too"),
+        ([str(tmp_path / "none.jsonl")], "No such file or directory"),
+        ([str(bad)], "a game record needs a string 'game_id'"),
+    ]
+    for files, message in cases:
+        done = run_bench(*MATCH, "--tally", *files)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert message in done.stderr.strip().splitlines()[-1]
+    for other in (["--games", "2"], ["--seed", "4"]):  # another match: its games are not these
+        done = run_bench(*MATCH, *other, "--tally", first, second)
+        assert done.returncode == 2 and "--tally: " in done.stderr.strip().splitlines()[-1]
+    done = run_bench(*MATCH, "--shard", "1/2", "--tally", first, second)
+    assert done.returncode == 2 and "not with --shard or --out" in done.stderr
