@@ -16,16 +16,16 @@ A block inside another one (``from agents import MCTSAgent`` imports
 
 from __future__ import annotations
 
-import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
 from typing import Any, NoReturn, TextIO
 
 from tqdm import tqdm
+
+from agents.interrupts import ctrl_c
 
 NOTICE_AFTER = 5.0
 """Seconds a block may take before it is announced: over three warm imports of the engine, a tenth of a cold one."""
@@ -44,9 +44,9 @@ def compile_notice(what: str, after: float = NOTICE_AFTER, stream: TextIO | None
     A Ctrl-C in the block ends a program in one line and the shell's status for it
     (130), as ``reversi`` does elsewhere: the block is an import, ahead of any
     handler of the program's own. At an interactive prompt it stays a KeyboardInterrupt.
-    The press is remembered, for numba's compiler may swallow the KeyboardInterrupt
-    (it lands in a callback of LLVM's, where Python drops exceptions) and then go on,
-    or fail on the function it was building: either way the block ends as a Ctrl-C.
+    The block runs under :func:`agents.interrupts.ctrl_c`, and a press in it is remembered: numba's
+    compiler may fail on the function it was building rather than pass the KeyboardInterrupt
+    on, and either way the block ends as a Ctrl-C.
     """
     if getattr(_announcing, "active", False):
         yield
@@ -130,41 +130,21 @@ def _announced(what: str, after: float, stream: TextIO | None) -> Iterator[None]
 
     watcher = threading.Thread(target=announce, name="compile-notice", daemon=True)
     watcher.start()
-    pressed = threading.Event()
-    watching = (
-        threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGINT) is signal.default_int_handler  # not ignored, not the program's own
-    )
-    unraisable = sys.unraisablehook
-
-    def press(signum: int, frame: FrameType | None) -> None:
-        pressed.set()
-        raise KeyboardInterrupt
-
-    def quiet(info: Any) -> None:
-        """The swallowed press is not shown ("Exception ignored ... KeyboardInterrupt"): it is remembered."""
-        if not (pressed.is_set() and isinstance(info.exc_value, KeyboardInterrupt)):
-            unraisable(info)
-
-    if watching:
-        signal.signal(signal.SIGINT, press)
-        sys.unraisablehook = quiet
-
-    interrupted = False
-    try:
-        yield
-    except BaseException as error:
-        interrupted = pressed.is_set() or isinstance(error, KeyboardInterrupt)
-        if not interrupted:
-            raise
-    finally:
-        done.set()
-        watcher.join()  # the notice's line ends before the interruption's
-        compiling.stop()
-        if watching:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            sys.unraisablehook = unraisable
-    if interrupted or pressed.is_set():
+    with ctrl_c() as presses:
+        before = presses.count
+        interrupted = False
+        try:
+            yield
+        except BaseException as error:
+            interrupted = presses.count > before or isinstance(error, KeyboardInterrupt)
+            if not interrupted:
+                raise
+        finally:
+            done.set()
+            watcher.join()  # the notice's line ends before the interruption's
+            compiling.stop()
+        interrupted = interrupted or presses.count > before
+    if interrupted:
         _interrupted(what, stream)
 
 

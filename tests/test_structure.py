@@ -16,6 +16,7 @@ RANKS = {
     "agents.base": 1,
     "agents.datafiles": 1,  # files as data (atomic writes, strict reads): weights, records, results, checkpoints
     "agents.compiling": 1,  # the first run's notice while numba compiles: agents/__init__ and the CLI use it
+    "agents.interrupts": 1,  # Ctrl-C as one KeyboardInterrupt in the program's code: the CLI and the compile notice
     "agents.limits": 1,  # the bounds of settings (time limits, openings, solves): read by the CLI's parser uncompiled
     "agents.cluster": 1,  # joining a Ray cluster, failing fast: the arena's and the AlphaZero loop's ray backends
     "agents.clocks": 1,  # the time control (seconds a move, game clock, increment): referee, searches, CLI

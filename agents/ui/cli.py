@@ -27,6 +27,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from agents.interrupts import ctrl_c
 from agents.ui import (
     alphazero_args,
     analysis_args,
@@ -87,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "max_illegal", 1) < 1:
         parser.error("--max-illegal must be >= 1")
     try:
-        status: int = args.func(args)
+        with ctrl_c():  # one KeyboardInterrupt a press, raised in the program's code
+            status: int = args.func(args)
     except KeyboardInterrupt:  # Ctrl-C in any subcommand: one line, the shell's status for it
         print(f"\nreversi {args.command}: interrupted", file=sys.stderr)
         return 130

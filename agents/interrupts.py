@@ -1,0 +1,126 @@
+"""Ctrl-C as the ``reversi`` command takes it: one KeyboardInterrupt, raised where the program can handle it.
+
+Python runs a signal's handler in whatever Python code the main thread runs next, and two
+places there would garble or lose the KeyboardInterrupt the default handler raises:
+
+- numba's compiled code calls back into Python (``numba.core.serialize``) while it boxes
+  what it returns, and does not look for an exception raised there: the call then fails as
+  ``SystemError: CPUDispatcher(...) returned a result with an exception set``. A loop of
+  such calls nearly always takes the signal there, the first Python code after the work.
+- a finalizer (``__del__``, a weakref callback, a callback of LLVM's while numba compiles),
+  where Python shows the exception as "ignored", drops it, and the program goes on as if
+  no key had been pressed.
+
+Inside :func:`ctrl_c` a press in numba's callback is raised by the first event of the
+program's own code once the callback has returned (a profile function, set for that
+moment only), and a press dropped in a finalizer comes again as a real SIGINT a moment
+later, so a blocking call (a sleep, a pipe) wakes for it as for the key.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+AGAIN_AFTER = 0.01
+"""Seconds after which a press dropped in a finalizer is delivered again."""
+
+_CALLBACK_MODULE = "numba.core.serialize"
+"""The module of the Python functions numba's compiled code calls back while it runs."""
+
+
+@dataclass
+class Presses:
+    """A :func:`ctrl_c` block's Ctrl-C: ``count``, how many times SIGINT came in it (a press
+    dropped comes again and counts again, so any press makes it grow), and whether the block
+    is ``active``."""
+
+    count: int = 0
+    active: bool = True
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_block: Presses | None = None
+"""The outermost active block's presses; None outside every block."""
+
+
+def _in_numba_callback(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_globals.get("__name__") == _CALLBACK_MODULE:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_after_callback(frame: FrameType, event: str, arg: object) -> None:
+    """The profile function that raises a put-off press at the first event outside numba's callback."""
+    if not _in_numba_callback(frame):
+        sys.setprofile(None)
+        raise KeyboardInterrupt
+
+
+def _again(presses: Presses) -> None:
+    """Deliver SIGINT to the main thread again after ``AGAIN_AFTER`` seconds, if the block is still active."""
+
+    def send() -> None:
+        with presses.lock:
+            if presses.active:
+                main = threading.main_thread().ident
+                if main is not None:
+                    signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Timer(AGAIN_AFTER, send)
+    timer.daemon = True
+    timer.start()
+
+
+@contextmanager
+def ctrl_c() -> Iterator[Presses]:
+    """Run the block with a Ctrl-C raised as one KeyboardInterrupt in the program's own code.
+
+    Returns (as the block's value): the block's presses; a block inside another one shares the
+    outer one's. Where Ctrl-C is not Python's to raise (another thread, a handler of the
+    program's own, ignored), the block changes nothing and counts nothing.
+    """
+    global _block
+    if _block is not None:
+        yield _block
+        return
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield Presses(active=False)
+        return
+    presses = Presses()
+    unraisable = sys.unraisablehook
+
+    def press(signum: int, frame: FrameType | None) -> None:
+        presses.count += 1
+        if presses.active and sys.getprofile() is None and _in_numba_callback(frame):
+            sys.setprofile(_raise_after_callback)  # a profiler of the user's own: raised here, as ever
+            return
+        raise KeyboardInterrupt
+
+    def dropped(info: Any) -> None:
+        if isinstance(info.exc_value, KeyboardInterrupt) and presses.active:
+            _again(presses)
+        else:
+            unraisable(info)
+
+    _block = presses
+    signal.signal(signal.SIGINT, press)
+    sys.unraisablehook = dropped
+    try:
+        yield presses
+    finally:
+        with presses.lock:
+            presses.active = False
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = unraisable
+        _block = None

@@ -1,0 +1,110 @@
+"""Ctrl-C as one KeyboardInterrupt in the program's own code: not a SystemError out of numba's
+boxing, not a press dropped in a finaliser while the program goes on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+from numba import njit
+
+from agents.interrupts import ctrl_c
+
+DEADLINE = 20.0
+"""Seconds a test's loop runs at most: a press that is lost ends it without a KeyboardInterrupt."""
+
+
+@njit(cache=False)
+def _doubled_twice(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two arrays out: numba boxes each through a callback into Python, where a signal lands."""
+    out = a * 2
+    return out, out + 1
+
+
+def _press_soon(seconds: float = 0.2) -> threading.Timer:
+    """A real SIGINT to this process after ``seconds``, as the key sends it."""
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def _calls_until_interrupted() -> int:
+    a = np.arange(200_000)
+    _doubled_twice(a)
+    calls = 0
+    _press_soon()
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        _doubled_twice(a)
+        calls += 1
+    return calls
+
+
+def test_a_press_during_numba_calls_that_return_arrays_is_one_keyboard_interrupt() -> None:
+    """Without the block, nearly every such press fails the call as "SystemError: CPUDispatcher(...)
+    returned a result with an exception set", a traceback past every ``except KeyboardInterrupt``."""
+    with ctrl_c() as presses, pytest.raises(KeyboardInterrupt):
+        _calls_until_interrupted()
+    assert presses.count == 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+class PressedInAFinaliser:
+    """A press landing where Python drops exceptions (``__del__``, as an LLVM callback while numba compiles)."""
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(100_000):  # the handler runs here, inside the finaliser
+            pass
+
+
+def test_a_press_dropped_in_a_finaliser_comes_again_and_wakes_a_sleep(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the block Python prints "Exception ignored in ... KeyboardInterrupt" and sleeps on."""
+    with ctrl_c() as presses, pytest.raises(KeyboardInterrupt):
+        PressedInAFinaliser()
+        time.sleep(DEADLINE)
+    assert presses.count == 2  # the press, and the same press again
+    assert "KeyboardInterrupt" not in capsys.readouterr().err
+
+
+def test_a_press_outside_numba_is_raised_at_once() -> None:
+    with ctrl_c() as presses, pytest.raises(KeyboardInterrupt):
+        _press_soon(0.0)
+        time.sleep(DEADLINE)
+    assert presses.count == 1
+
+
+def test_blocks_inside_the_block_share_its_presses_and_it_gives_back_what_it_changed() -> None:
+    hook = sys.unraisablehook
+    with ctrl_c() as outer:
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        with ctrl_c() as inner:
+            assert inner is outer
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler  # the outer one's still
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert sys.unraisablehook is hook and sys.getprofile() is None
+
+
+def test_where_ctrl_c_is_not_pythons_to_raise_the_block_changes_nothing() -> None:
+    seen: list[object] = []
+
+    def in_a_thread() -> None:
+        with ctrl_c() as presses:
+            seen.append(presses.active)
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with ctrl_c() as presses:
+            seen.append(presses.active)
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [False, False]
