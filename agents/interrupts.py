@@ -7,13 +7,13 @@ places there would garble or lose the KeyboardInterrupt the default handler rais
   what it returns, and does not look for an exception raised there: the call then fails as
   ``SystemError: CPUDispatcher(...) returned a result with an exception set``. A loop of
   such calls nearly always takes the signal there, the first Python code after the work.
-- a finalizer (``__del__``, a weakref callback, a callback of LLVM's while numba compiles),
+- a finaliser (``__del__``, a weakref callback, a callback of LLVM's while numba compiles),
   where Python shows the exception as "ignored", drops it, and the program goes on as if
   no key had been pressed.
 
 Inside :func:`ctrl_c` a press in numba's callback is raised by the first event of the
 program's own code once the callback has returned (a profile function, set for that
-moment only), and a press dropped in a finalizer comes again as a real SIGINT a moment
+moment only), and a press dropped in a finaliser comes again as a real SIGINT a moment
 later, so a blocking call (a sleep, a pipe) wakes for it as for the key.
 """
 
@@ -29,7 +29,7 @@ from types import FrameType
 from typing import Any
 
 AGAIN_AFTER = 0.01
-"""Seconds after which a press dropped in a finalizer is delivered again."""
+"""Seconds after which a press dropped in a finaliser is delivered again."""
 
 _CALLBACK_MODULE = "numba.core.serialize"
 """The module of the Python functions numba's compiled code calls back while it runs."""
