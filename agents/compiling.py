@@ -135,16 +135,16 @@ def _announced(what: str, after: float, stream: TextIO | None) -> Iterator[None]
         interrupted = False
         try:
             yield
-        except BaseException as error:
-            interrupted = presses.count > before or isinstance(error, KeyboardInterrupt)
-            if not interrupted:
+        except KeyboardInterrupt:
+            interrupted = True
+        except BaseException:
+            if presses.count == before:
                 raise
         finally:
             done.set()
             watcher.join()  # the notice's line ends before the interruption's
             compiling.stop()
-        interrupted = interrupted or presses.count > before
-    if interrupted:
+    if interrupted or presses.count > before:
         _interrupted(what, stream)
 
 
