@@ -1,8 +1,10 @@
 """Self-play games that make the training data of the pattern evaluation (numba).
 
 A game opens with 2 to ``opening_plies`` uniformly random moves (diversity),
-then each side plays the move its evaluation likes best one ply ahead, or a
-random move with probability ``epsilon``. The evaluation is the pattern
+then each side plays the move its evaluation likes best one ply ahead (with
+``play_depth`` > 0 and pattern weights: the move an alpha-beta search that
+deep likes best, so the games come nearer strong play), or a random move with
+probability ``epsilon``. The evaluation is the pattern
 evaluation under the current weights, or the hand-written ``ladder.evaluate``
 before any weights exist (round 0). From ``exact_empties`` empty squares on,
 every position is solved exactly and the solver picks the move (still with
@@ -26,8 +28,9 @@ Labels, the final disc difference from the mover's side:
 With ``cut_exploration`` (and pattern weights) the return does not run
 through random moves (Watkins' Q(lambda)): the label of a position where a
 random move was played is its greedy value, the best one-ply value of its
-moves under the current evaluation (``child_values``; with ``search_depth``,
-the position's search value), and earlier positions back up from there. A
+moves under the current evaluation (``child_values``; with ``play_depth``, the
+best value of the search that chooses the moves; with ``search_depth``, the
+position's search value), and earlier positions back up from there. A
 random move is then not blamed on the positions before it. The games are the
 same with or without it.
 
@@ -95,6 +98,33 @@ def _handwritten_choice(p: np.uint64, o: np.uint64, m: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def _searched_choice(
+    p: np.uint64,
+    o: np.uint64,
+    m: np.uint64,
+    depth: np.int64,
+    table: np.ndarray,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    fn: Any,
+    w: np.ndarray,
+) -> tuple[np.uint64, np.float64]:
+    """The move of ``m`` (nonempty) that a ``depth``-ply alpha-beta search
+    values best (the lowest square among equals), and its value in discs."""
+    best_sq = lowest_square(m)
+    best = -INF
+    rest = m
+    while rest != U0:
+        sq = lowest_square(rest)
+        rest &= rest - U1
+        f = flips(p, o, sq)
+        v = -pvs(o ^ f, p | f | (U1 << sq), depth - 1, -INF, -best, table, stats, buf, fn, w)
+        if v > best:
+            best, best_sq = v, sq
+    return best_sq, np.float64(best) / np.float64(DISC)
+
+
+@njit(cache=True, nogil=True)
 def next_unit(rng: np.ndarray) -> np.float64:
     """A uniform random number in [0, 1) from the kernel RNG."""
     return np.float64(random_below(rng, np.uint64(1 << 30))) / np.float64(1 << 30)
@@ -112,7 +142,7 @@ _EVAL = types.FunctionType(EVAL_SIGNATURE)
     int64(
         int64, float32[:, ::1], boolean, _U64, int64, float64, int64, float64, _U64, _U64, float64[::1],
         _BOARD_TABLE, int64[::1], int64[:, ::1], _EVAL, float32[::1], int64, float64, _U64, int64,
-        _BOARD_TABLE, int64[::1], _EVAL, float32[::1], boolean,
+        _BOARD_TABLE, int64[::1], _EVAL, float32[::1], boolean, int64,
     ),
     cache=True,
     nogil=True,
@@ -143,6 +173,7 @@ def play_games(
     search_fn: Any,
     search_w: np.ndarray,
     cut: bool,
+    play_depth: np.int64,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
@@ -150,8 +181,9 @@ def play_games(
     ``Evaluation``'s) order the exact solver's moves; ``search_fn`` and
     ``search_w`` (the pattern ``Evaluation``'s) are the labelling search's
     evaluation, ``search_table`` and ``search_stats`` (``new_stats(DISC)``) its
-    own; ``keep_rng`` draws which positions are kept (share ``record``); ``cut`` ends
-    the return at random moves (``SelfPlayConfig.cut_exploration``). Returns the number of positions written."""
+    own, and also choose the moves with ``play_depth`` > 0; ``keep_rng`` draws which
+    positions are kept (share ``record``); ``cut`` ends the return at random moves
+    (``SelfPlayConfig.cut_exploration``). Returns the number of positions written."""
     k = np.int64(0)
     rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
@@ -207,6 +239,13 @@ def play_games(
                         rec_cut[n] = cut and explore
                         if explore and not cut:
                             sq = _random_move(m, rng)
+                        elif play_depth > 0:
+                            search_table[:] = U0
+                            sq, rec_greedy[n] = _searched_choice(
+                                p, o, m, play_depth, search_table, search_stats, buf, search_fn, search_w
+                            )
+                            if explore:
+                                sq = _random_move(m, rng)
                         else:
                             child_values(p, o, W, values)
                             sq = lowest_square(m)
@@ -260,6 +299,7 @@ class SelfPlayConfig:
     record: float = 1.0
     solve_empties: int = 0
     cut_exploration: bool = False
+    play_depth: int = 0
 
 
 @dataclass(frozen=True)
@@ -291,7 +331,7 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
     out_label = np.zeros(size, np.float64)
     use = weights is not None
     w = np.zeros((1, 1), np.float32) if weights is None else np.array(weights, np.float32, order="C")
-    searching = use and config.search_depth > 0
+    searching = use and (config.search_depth > 0 or config.play_depth > 0)
     flat = expand_weights(w).ravel() if searching else np.zeros(1, np.float32)
     k = play_games(
         np.int64(n_games),
@@ -319,5 +359,6 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         search_evaluate,
         flat,
         config.cut_exploration,
+        np.int64(config.play_depth),
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

@@ -310,6 +310,7 @@ def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> N
         ),
         (f"lam={s['lam']} (0 to 1)", 0 <= s["lam"] <= 1),
         (f"search_depth={s['search_depth']} (0 to 20)", 0 <= s["search_depth"] <= 20),
+        (f"play_depth={s['play_depth']} (0 to 20)", 0 <= s["play_depth"] <= 20),
         (f"record={s['record']} (above 0, at most 1)", 0 < s["record"] <= 1),
         (
             f"solve_empties={s['solve_empties']} (0 to {MAX_SOLVED_EMPTIES})",

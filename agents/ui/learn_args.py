@@ -130,6 +130,12 @@ def _add_selfplay_options(parser: argparse.ArgumentParser) -> None:
         "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
     )
     parser.add_argument(
+        "--play-depth",
+        type=bounded_int(0, MAX_SEARCH_DEPTH),
+        help="choose the self-play moves by an alpha-beta search this deep with the current weights, "
+        "so the games come nearer strong play (0: one ply; default 0)",
+    )
+    parser.add_argument(
         "--solve-empties",
         type=bounded_int(0, MAX_SOLVED_EMPTIES),
         help=f"also label kept positions with this many empties or fewer by an exact solve, at most "

@@ -34,7 +34,7 @@ from agents.ui.options import unwritable_output
 
 _RECORDED_OPTIONS = (
     "games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth",
-    "solve_empties", "record", "cut_exploration", "ridge", "iterations", "blend", "init",
+    "solve_empties", "record", "cut_exploration", "play_depth", "ridge", "iterations", "blend", "init",
 )  # fmt: skip
 """The options written into the weights file's command, in this order (not --workers,
 --backend, --checkpoints: they do not change the weights)."""

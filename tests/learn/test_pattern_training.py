@@ -123,6 +123,31 @@ def test_cut_exploration_labels_a_random_move_position_by_its_greedy_value() -> 
     assert random_moves > 10
 
 
+def test_play_depth_plays_the_move_a_search_that_deep_values_best() -> None:
+    weights = load_weights()
+    searched = generate(6, weights, 21, SelfPlayConfig(epsilon=0.0, play_depth=3))
+    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+    empties = _empties(searched)
+    values = np.zeros(64)
+    checked = not_greedy = 0
+    for j in range(1, len(searched)):  # a game's positions are written last first: j - 1 follows j
+        if empties[j] <= 12:
+            continue
+        p, o = searched.p[j], searched.o[j]
+        played = _played_move(p, o, searched.p[j - 1], searched.o[j - 1])
+        if played is None:
+            continue
+        moves = [sq for sq in range(64) if (int(legal_moves(p, o)) >> sq) & 1]
+        root = search_root(p, o, 3, moves, new_table(1 << 12), new_stats(DISC), evaluation)
+        assert root.scores[played] == max(root.scores.values())
+        child_values(p, o, weights, values)
+        not_greedy += values[played] < max(values[sq] for sq in moves)
+        checked += 1
+    assert checked > 100 and not_greedy > 10  # the search, not the one-ply evaluation, chose them
+    one_ply = generate(6, weights, 21, SelfPlayConfig(epsilon=0.0))
+    assert not (len(one_ply) == len(searched) and np.array_equal(one_ply.p, searched.p))
+
+
 def test_record_keeps_a_random_share_of_the_positions() -> None:
     everything = generate(40, None, 2, SelfPlayConfig())
     quarter = generate(40, None, 2, SelfPlayConfig(record=0.25))
@@ -306,6 +331,7 @@ def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.Captur
         (["--games", "4", "--epsilon", "2"], "between 0 and 1"),
         (["--games", "4", "--record", "0"], "must be above 0"),
         (["--games", "4", "--search-depth", "21"], "--search-depth"),
+        (["--games", "4", "--play-depth", "21"], "--play-depth"),
         (["--games", "4", "--solve-empties", "-1"], "--solve-empties"),
         (["--games", "4", "--blend", "11"], "--blend"),
         (["--games", "4", "--cut-exploration=yes"], "--cut-exploration"),
