@@ -52,7 +52,7 @@ import numpy as np
 from numba import njit, types
 from numba.types import boolean, float32, float64, int64, uint64
 
-from agents.search.alphabeta import INF, new_scratch, new_stats, pvs
+from agents.search.alphabeta import INF, best_square, new_scratch, new_stats, pvs
 from agents.search.endgame import exact_best
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION
 from agents.search.ladder import evaluate as handwritten_evaluate
@@ -95,33 +95,6 @@ def _handwritten_choice(p: np.uint64, o: np.uint64, m: np.uint64) -> np.uint64:
         if v < best:
             best, best_sq = v, sq
     return best_sq
-
-
-@njit(cache=True, nogil=True)
-def _searched_choice(
-    p: np.uint64,
-    o: np.uint64,
-    m: np.uint64,
-    depth: np.int64,
-    table: np.ndarray,
-    stats: np.ndarray,
-    buf: np.ndarray,
-    fn: Any,
-    w: np.ndarray,
-) -> tuple[np.uint64, np.float64]:
-    """The move of ``m`` (nonempty) that a ``depth``-ply alpha-beta search
-    values best (the lowest square among equals), and its value in discs."""
-    best_sq = lowest_square(m)
-    best = -INF
-    rest = m
-    while rest != U0:
-        sq = lowest_square(rest)
-        rest &= rest - U1
-        f = flips(p, o, sq)
-        v = -pvs(o ^ f, p | f | (U1 << sq), depth - 1, -INF, -best, table, stats, buf, fn, w)
-        if v > best:
-            best, best_sq = v, sq
-    return best_sq, np.float64(best) / np.float64(DISC)
 
 
 @njit(cache=True, nogil=True)
@@ -241,9 +214,10 @@ def play_games(
                             sq = _random_move(m, rng)
                         elif play_depth > 0:
                             search_table[:] = U0
-                            sq, rec_greedy[n] = _searched_choice(
-                                p, o, m, play_depth, search_table, search_stats, buf, search_fn, search_w
+                            sq = best_square(
+                                p, o, play_depth, scores, search_table, search_stats, buf, search_fn, search_w
                             )
+                            rec_greedy[n] = np.float64(scores[sq]) / np.float64(DISC)
                             if explore:
                                 sq = _random_move(m, rng)
                         else:

@@ -468,6 +468,38 @@ def score_moves(
     return best
 
 
+@njit(cache=True, nogil=True)
+def best_square(
+    p: np.uint64,
+    o: np.uint64,
+    depth: np.int64,
+    scores: np.ndarray,
+    table: np.ndarray,
+    stats: np.ndarray,
+    buf: np.ndarray,
+    fn: object,
+    weights: np.ndarray,
+) -> np.uint64:
+    """The lowest square among the best moves of ``(p, o)`` searched ``depth``
+    plies deep by ``score_moves`` (every legal move, in square order), whose
+    value is then ``scores[square]``; for numba callers, which keep ``table``,
+    ``stats``, ``buf`` and the evaluation (``fn``, ``weights``) from call to
+    call. Unchecked: the mover must have a placement."""
+    m = legal_moves(p, o)
+    order = np.empty(64, dtype=np.int64)
+    n = 0
+    while m != U0:
+        order[n] = np.int64(lowest_square(m))
+        n += 1
+        m &= m - U1
+    scores[:] = -INF
+    best = score_moves(p, o, depth, order[:n].copy(), scores, False, -INF, table, stats, buf, fn, weights)
+    for i in range(n):
+        if scores[order[i]] == best:
+            return np.uint64(order[i])
+    return np.uint64(order[0])
+
+
 def new_stats(
     scale: int, *, wof: bool = False, node_limit: int | None = None, selectivity: float = 0.0, shared: bool = False
 ) -> np.ndarray:

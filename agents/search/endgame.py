@@ -32,11 +32,11 @@ from agents.search.alphabeta import (
     SELECTIVITY,
     STOP,
     WOF,
+    best_square,
     new_scratch,
     new_stats,
     pvs,
     root_window,
-    score_moves,
     search_root,
     stoppable,
 )
@@ -45,7 +45,7 @@ from agents.search.lastmoves import SCORE_MAX, final_score
 from agents.search.patterns import pattern_evaluation
 from agents.search.timecontrol import StopClock, StopSignal
 from agents.search.tt import clear_table, new_table, probe
-from reversi_env.bitboard import U0, U1, legal_moves, lowest_square
+from reversi_env.bitboard import legal_moves
 from reversi_env.notation import PASS
 from reversi_env.state import GameState
 
@@ -307,18 +307,4 @@ def exact_best(
     ``Evaluation``'s, passed down from Python so that the callers' compiled code
     can be cached) are the caller's, reused from call to call. Unchecked: the
     mover must have a placement."""
-    m = legal_moves(p, o)
-    order = np.empty(64, dtype=np.int64)
-    n = 0
-    while m != U0:
-        order[n] = np.int64(lowest_square(m))
-        n += 1
-        m &= m - U1
-    scores[:] = -INF
-    best = score_moves(
-        p, o, np.int64(EXACT_DEPTH), order[:n].copy(), scores, False, -INF, table, stats, buf, fn, weights
-    )
-    for i in range(n):
-        if scores[order[i]] == best:
-            return np.uint64(order[i])
-    return np.uint64(order[0])
+    return best_square(p, o, np.int64(EXACT_DEPTH), scores, table, stats, buf, fn, weights)
