@@ -35,7 +35,7 @@ from tqdm import tqdm
 from agents.datafiles import load_json, read_data, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig, generate
-from agents.limits import MAX_DATA_FILE, MAX_OPENING_PLIES, MAX_SOLVED_EMPTIES
+from agents.limits import MAX_DATA_FILE, MAX_OPENING_PLIES, MAX_SEARCH_DEPTH, MAX_SOLVED_EMPTIES
 from agents.search.patterns import N_PHASES, N_WEIGHTS, SCORE_LIMIT, read_weights, save_weights
 
 CHUNK_GAMES = 50
@@ -309,8 +309,8 @@ def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> N
             0 <= s["exact_empties"] <= MAX_SOLVED_EMPTIES,
         ),
         (f"lam={s['lam']} (0 to 1)", 0 <= s["lam"] <= 1),
-        (f"search_depth={s['search_depth']} (0 to 20)", 0 <= s["search_depth"] <= 20),
-        (f"play_depth={s['play_depth']} (0 to 20)", 0 <= s["play_depth"] <= 20),
+        (f"search_depth={s['search_depth']} (0 to {MAX_SEARCH_DEPTH})", 0 <= s["search_depth"] <= MAX_SEARCH_DEPTH),
+        (f"play_depth={s['play_depth']} (0 to {MAX_SEARCH_DEPTH})", 0 <= s["play_depth"] <= MAX_SEARCH_DEPTH),
         (f"record={s['record']} (above 0, at most 1)", 0 < s["record"] <= 1),
         (
             f"solve_empties={s['solve_empties']} (0 to {MAX_SOLVED_EMPTIES})",
