@@ -615,8 +615,9 @@ def test_a_fixed_selective_depth_prunes_and_plays_the_same_move_twice() -> None:
 
 def test_a_fixed_depth_deepens_to_it_and_two_threads_find_the_one_thread_value() -> None:
     evaluation = pattern_evaluation()
-    alone_nodes = one_nodes = two_nodes = 0
-    for seed in range(4):
+    alone_nodes = one_nodes = two_nodes = one_nodes_threaded = 0
+    # Sixteen positions: deepening saves nodes on the whole, not in every position.
+    for seed in range(16):
         state = random_game(seed)[20]
         p, o = state.kernel_boards()
         stats = new_stats(DISC)
@@ -627,13 +628,16 @@ def test_a_fixed_depth_deepens_to_it_and_two_threads_find_the_one_thread_value()
         # Deepening to the depth finds the depth's own best moves and value (full width).
         assert one.depth == 8 and set(one.best_moves()) == set(alone.best_moves())
         assert max(one.scores.values()) == max(alone.scores.values())
+        if seed >= 4:
+            continue
+        one_nodes_threaded += nodes
         two, nodes = search_depth(p, o, 8, state.legal_actions(), new_table(1 << 16), evaluation, threads=2)
         two_nodes += nodes
         assert one.completed and two.completed and two.depth == 8
         assert max(two.scores.values()) == max(one.scores.values())  # full width: the same minimax value
         assert set(two.best_moves()) <= set(one.scores)
     assert one_nodes < alone_nodes  # the shallower depths order the moves
-    assert two_nodes != one_nodes  # one thread is deterministic: a different count is the helper's work
+    assert two_nodes != one_nodes_threaded  # one thread is deterministic: a different count is the helper's work
     # The agent passes its threads to a fixed depth, and the exact endgame stays exact.
     agent = AlphaBetaAgent(4, threads=2, seed=0)
     for state in endgame_positions(10, 3):
