@@ -26,6 +26,11 @@ from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weigh
 from agents.ui.options import bounded_int, positive_int, seed_int, unit_float
 
 
+def _last_empties(phase: int) -> int:
+    """The most empty squares of a position in ``phase`` (the last phase takes the start position's 60)."""
+    return 60 if phase == N_PHASES - 1 else (phase + 1) * PHASE_EMPTIES - 1
+
+
 def main() -> None:
     """Make the held-out positions once, then score every file on them."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -55,7 +60,7 @@ def main() -> None:
     width = max(12, *(len(path) for path in files))  # each file by its whole name: two tails can be alike
     print(
         f"{'empties':<{width}}"
-        + "".join(f"{f'{k * PHASE_EMPTIES}-{k * PHASE_EMPTIES + 4}':>8}" for k in range(N_PHASES))
+        + "".join(f"{f'{k * PHASE_EMPTIES}-{_last_empties(k)}':>8}" for k in range(N_PHASES))
     )
     print(f"{'positions':<{width}}" + "".join(f"{c:>8}" for c in counts))
     for path, weights in files.items():

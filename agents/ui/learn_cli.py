@@ -18,6 +18,7 @@ docs/engine.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shlex
 import sys
 import time
@@ -26,9 +27,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from agents.datafiles import read_data
 from agents.learn.fit import fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig
 from agents.learn.pattern_training import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
+from agents.limits import MAX_DATA_FILE
 from agents.search.patterns import read_weights, save_weights
 from agents.ui.options import unwritable_output
 
@@ -129,12 +132,14 @@ def _print_round(r: RoundReport) -> None:
 
 
 def run_fit_eval(args: argparse.Namespace) -> int:
-    """``reversi fit-eval``: one fit on saved positions; writes the weights with the command and the fit."""
+    """``reversi fit-eval``: one fit on saved positions; writes the weights with the command, the
+    data file's SHA-256 (which names the positions the command read) and the fit."""
     out = Path(args.out)
     if unwritable_output("fit-eval", "--out", out):
         return 2
     try:
         rounds = load_data(Path(args.data))
+        digest = hashlib.sha256(read_data(args.data, MAX_DATA_FILE, "a positions file")).hexdigest()
         initial = read_weights(args.init).weights if args.init else None
     except (OSError, ValueError) as e:
         print(f"reversi fit-eval: error: {e}", file=sys.stderr)
@@ -150,13 +155,17 @@ def run_fit_eval(args: argparse.Namespace) -> int:
     if len(positions) == 0:
         print(f"reversi fit-eval: error: {args.data!r} holds no positions to fit", file=sys.stderr)
         return 1
-    result = fit(positions, initial, ridge=args.ridge, iterations=args.iterations, blend=args.blend)
+    with tqdm(total=args.iterations, desc=f"fitting {len(positions)} positions", unit="step") as bar:
+        result = fit(
+            positions, initial, ridge=args.ridge, iterations=args.iterations, blend=args.blend, progress=bar.update
+        )
     words = ["reversi", "fit-eval", args.data, "--out", args.out]
     for name in ("init", "ridge", "iterations", "blend", "first_round"):
         if getattr(args, name) is not None:
             words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     metadata = {
         "command": shlex.join(words),
+        "data_sha256": digest,
         "positions": len(positions),
         "mse_before": result.mse_before,
         "mse_after": result.mse_after,

@@ -281,7 +281,10 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     saved = read_weights(refit)
     assert np.array_equal(saved.weights, direct.weights.astype(np.float16).astype(np.float32))
     assert saved.metadata["positions"] == reported[1] and "--ridge 20" in saved.metadata["command"]
-    assert f"{reported[1]} positions" in capsys.readouterr().out
+    assert saved.metadata["data_sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()
+    shown = capsys.readouterr()
+    assert f"{reported[1]} positions" in shown.out
+    assert f"fitting {reported[1]} positions" in shown.err and "6/6" in shown.err  # the fit's progress bar
     later = tmp_path / "later.npz"
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "2", "--init", str(out)]) == 0
     assert read_weights(later).metadata["positions"] == len(rounds[1])
