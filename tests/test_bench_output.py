@@ -164,6 +164,8 @@ def test_eval_errors_draws_its_bars_on_stderr(
     bench("eval_errors", "--games", "1", WEIGHTS).main()
     out, err = capsys.readouterr()
     assert "held-out positions from 1 games" in out
+    header = next(line for line in out.splitlines() if line.startswith("empties")).split()
+    assert header[1:] == [f"{k * 5}-{k * 5 + 4}" for k in range(11)] + ["55-60"]  # each phase's empties, 60 in the last
     assert "held-out games" in err and WEIGHTS in err
     assert "it/s" not in out
 
