@@ -58,10 +58,7 @@ def main() -> None:
     counts = [int((phases == k).sum()) for k in range(N_PHASES)]
     print(f"{len(data)} held-out positions from {args.games} games; exact labels up to {args.solve_empties} empties")
     width = max(12, *(len(path) for path in files))  # each file by its whole name: two tails can be alike
-    print(
-        f"{'empties':<{width}}"
-        + "".join(f"{f'{k * PHASE_EMPTIES}-{_last_empties(k)}':>8}" for k in range(N_PHASES))
-    )
+    print(f"{'empties':<{width}}" + "".join(f"{f'{k * PHASE_EMPTIES}-{_last_empties(k)}':>8}" for k in range(N_PHASES)))
     print(f"{'positions':<{width}}" + "".join(f"{c:>8}" for c in counts))
     for path, weights in files.items():
         boards = tqdm(zip(data.p, data.o, strict=True), total=len(data), desc=path, leave=False, file=sys.stderr)
