@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import glob
+import hashlib
 import json
 import math
 import os
@@ -198,6 +199,20 @@ def read_data(path: str | Path, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise DataFileError(errno.EFBIG, f"over the limit of {limit} bytes", path, what)
     return data
+
+
+def file_sha256(path: str | Path, limit: int, what: str) -> str:
+    """The SHA-256 (hex) of the data file ``path``, read a block at a time under ``open_data``'s
+    checks (an OSError too if the file grows past ``limit`` while it is read): a positions file
+    of gigabytes is named without a second copy of it in memory."""
+    digest, size = hashlib.sha256(), 0
+    with open_data(path, limit, what) as f:
+        while block := f.read(1 << 20):
+            size += len(block)
+            if size > limit:
+                raise DataFileError(errno.EFBIG, f"over the limit of {limit} bytes", path, what)
+            digest.update(block)
+    return digest.hexdigest()
 
 
 ArraySpec = tuple[tuple[int | None, ...], str]

@@ -3,6 +3,7 @@ checked before a byte is read, so no file can take the machine's memory or hold 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import subprocess
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 from conftest import REPO_ROOT, run_cli
 
-from agents.datafiles import DataFileError, open_data, read_data, read_npz
+from agents.datafiles import DataFileError, file_sha256, open_data, read_data, read_npz
 from agents.limits import MAX_ARRAY_BYTES, MAX_TEXT_FILE
 from agents.search.patterns import N_PHASES, N_WEIGHTS, CorruptWeightsError, read_weights
 
@@ -78,6 +79,18 @@ def test_a_file_past_its_limit_is_refused_with_the_limit(tmp_path: Path) -> None
     assert read_data(os.devnull, 100, "a test file") == b""  # the null device reads as an empty file
     with open_data(big, 101, "a test file") as f:
         assert f.read(3) == b"xxx"
+    with pytest.raises(DataFileError, match="101 bytes, over the limit of 100"):
+        file_sha256(big, 100, "a test file")
+    assert file_sha256(big, 101, "a test file") == hashlib.sha256(b"x" * 101).hexdigest()
+
+
+def test_a_file_is_hashed_block_by_block_as_one_read_would(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 20_000  # 5 MB: several blocks and a partial last one
+    path = tmp_path / "data.bin"
+    path.write_bytes(data)
+    assert file_sha256(path, len(data), "a test file") == hashlib.sha256(data).hexdigest()
+    with pytest.raises(DataFileError, match="not a regular file"):
+        file_sha256(tmp_path, MAX_TEXT_FILE, "a test file")
 
 
 def _reversi(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,6 @@ have used, so its weights are those of a run never stopped.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import signal
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from agents.datafiles import load_json, read_data, read_npz, write_bytes_atomic
+from agents.datafiles import file_sha256, load_json, read_npz, write_bytes_atomic
 from agents.learn.fit import PHASE_BLEND, fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig, generate
 from agents.limits import MAX_DATA_FILE, MAX_OPENING_PLIES, MAX_SEARCH_DEPTH, MAX_SOLVED_EMPTIES
@@ -457,7 +456,7 @@ def train_to_file(
     if init is not None:
         start = read_weights(init)
         initial = start.weights
-        digest = hashlib.sha256(read_data(init, MAX_DATA_FILE, "a pattern-weights file")).hexdigest()
+        digest = file_sha256(init, MAX_DATA_FILE, "a pattern-weights file")
         # The start's own start too: a chain of runs reads back to its first train-eval.
         lineage = {
             "path": str(init),

@@ -18,7 +18,6 @@ docs/engine.md.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shlex
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agents.datafiles import read_data
+from agents.datafiles import file_sha256
 from agents.learn.fit import fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig
 from agents.learn.pattern_training import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
@@ -139,7 +138,7 @@ def run_fit_eval(args: argparse.Namespace) -> int:
         return 2
     try:
         rounds = load_data(Path(args.data))
-        digest = hashlib.sha256(read_data(args.data, MAX_DATA_FILE, "a positions file")).hexdigest()
+        digest = file_sha256(args.data, MAX_DATA_FILE, "a positions file")
         initial = read_weights(args.init).weights if args.init else None
     except (OSError, ValueError) as e:
         print(f"reversi fit-eval: error: {e}", file=sys.stderr)
