@@ -9,7 +9,7 @@ for ``play_cli``). ``reversi --version`` prints the installed distribution's ver
     reversi solve POSITION / reversi analyze ...         the engine on one position (analysis_cli)
     reversi gtp --player SPEC / reversi nboard ...       our players as GTP / NBoard engines (engine_cli)
     reversi train-eval --games N --seed S --out FILE     train the pattern evaluation (learn_cli)
-    reversi fit-eval DATA --out FILE                     refit it on a run's saved positions (learn_cli)
+    reversi fit-eval DATA... --out FILE                  refit it on runs' saved positions (learn_cli)
     reversi train-az --out runs/az                       AlphaZero training (alphazero_cli)
     reversi dataset FILE... --out data.npz               game files into training arrays (dataset_cli)
     reversi book --out book.npz --depth 10               build or extend an opening book (book_cli)

@@ -180,7 +180,11 @@ def _register_fit_eval(subparsers: Any) -> None:
         description="One ridge least-squares fit of the pattern weights on saved labelled positions: "
         "tries a fit variant (ridge, blend, which rounds) without replaying the games. Writes a weights file.",
     )
-    f.add_argument("data", help="positions file written by `reversi train-eval --save-data`")
+    f.add_argument(
+        "data",
+        nargs="+",
+        help="positions files written by `reversi train-eval --save-data` (several: one fit on all their positions)",
+    )
     f.add_argument("--out", required=True, help="weights file to write (.npz)")
     f.add_argument("--init", metavar="WEIGHTS", help="start the fit from these weights (default: zeros)")
     _add_fit_options(f)
@@ -188,6 +192,6 @@ def _register_fit_eval(subparsers: Any) -> None:
         "--first-round",
         type=positive_int_at_most(MAX_ROUNDS),
         default=1,
-        help="fit on the positions of this round and later ones only (default 1: all)",
+        help="fit on the positions of this round and later ones of each file only (default 1: all)",
     )
     f.set_defaults(func=deferred("agents.ui.learn_cli", "run_fit_eval"))

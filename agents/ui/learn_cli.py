@@ -7,6 +7,7 @@
     reversi train-eval --games 2000 --seed 1 --out next.npz --init patterns.npz --search-depth 4 --lam 0
     reversi train-eval --games 2000 --seed 1 --out patterns.npz --checkpoints runs/eval   (resumes runs/eval)
     reversi fit-eval data.npz --out refit.npz --ridge 20 --init patterns.npz
+    reversi fit-eval run1.npz run2.npz --out both.npz --first-round 2     (two runs' positions in one fit)
 
 The same seed and options give the same weights whatever ``--workers`` and
 ``--backend``. The self-play is most of a run's cost; ``fit-eval`` tries a fit
@@ -131,40 +132,48 @@ def _print_round(r: RoundReport) -> None:
 
 
 def run_fit_eval(args: argparse.Namespace) -> int:
-    """``reversi fit-eval``: one fit on saved positions; writes the weights with the command, the
-    data file's SHA-256 (which names the positions the command read) and the fit."""
+    """``reversi fit-eval``: one fit on the positions of one or more saved runs; writes the
+    weights with the command, each data file's SHA-256 (which names the positions the command
+    read) and the fit."""
     out = Path(args.out)
     if unwritable_output("fit-eval", "--out", out):
         return 2
+    kept: list[Positions] = []
+    sources: list[dict[str, object]] = []
     try:
-        rounds = load_data(Path(args.data))
-        digest = file_sha256(args.data, MAX_DATA_FILE, "a positions file")
+        for data in args.data:
+            rounds = load_data(Path(data))
+            if args.first_round > len(rounds):
+                print(
+                    f"reversi fit-eval: error: --first-round {args.first_round}, but {data!r} has {len(rounds)} rounds",
+                    file=sys.stderr,
+                )
+                return 2
+            chosen = Positions.concatenate(rounds[args.first_round - 1 :])
+            kept.append(chosen)
+            digest = file_sha256(data, MAX_DATA_FILE, "a positions file")
+            sources.append({"path": data, "sha256": digest, "positions": len(chosen)})
         initial = read_weights(args.init).weights if args.init else None
     except (OSError, ValueError) as e:
         print(f"reversi fit-eval: error: {e}", file=sys.stderr)
         return 1
-    if args.first_round > len(rounds):
-        print(
-            f"reversi fit-eval: error: --first-round {args.first_round}, but the data has {len(rounds)} rounds",
-            file=sys.stderr,
-        )
-        return 2
     start = time.perf_counter()
-    positions = Positions.concatenate(rounds[args.first_round - 1 :])
+    positions = Positions.concatenate(kept)
     if len(positions) == 0:
-        print(f"reversi fit-eval: error: {args.data!r} holds no positions to fit", file=sys.stderr)
+        named = " and ".join(repr(d) for d in args.data)
+        print(f"reversi fit-eval: error: no positions to fit in {named}", file=sys.stderr)
         return 1
     with tqdm(total=args.iterations, desc=f"fitting {len(positions)} positions", unit="step") as bar:
         result = fit(
             positions, initial, ridge=args.ridge, iterations=args.iterations, blend=args.blend, progress=bar.update
         )
-    words = ["reversi", "fit-eval", args.data, "--out", args.out]
+    words = ["reversi", "fit-eval", *args.data, "--out", args.out]
     for name in ("init", "ridge", "iterations", "blend", "first_round"):
         if getattr(args, name) is not None:
             words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     metadata = {
         "command": shlex.join(words),
-        "data_sha256": digest,
+        "data": sources,
         "positions": len(positions),
         "mse_before": result.mse_before,
         "mse_after": result.mse_after,

@@ -281,7 +281,8 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     saved = read_weights(refit)
     assert np.array_equal(saved.weights, direct.weights.astype(np.float16).astype(np.float32))
     assert saved.metadata["positions"] == reported[1] and "--ridge 20" in saved.metadata["command"]
-    assert saved.metadata["data_sha256"] == hashlib.sha256(data.read_bytes()).hexdigest()
+    digest = hashlib.sha256(data.read_bytes()).hexdigest()
+    assert saved.metadata["data"] == [{"path": str(data), "sha256": digest, "positions": reported[1]}]
     shown = capsys.readouterr()
     assert f"{reported[1]} positions" in shown.out
     assert f"fitting {reported[1]} positions" in shown.err and "6/6" in shown.err  # the fit's progress bar
@@ -289,6 +290,19 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "2", "--init", str(out)]) == 0
     assert read_weights(later).metadata["positions"] == len(rounds[1])
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "3"]) == 2
+    other = tmp_path / "other.npz"  # a second run's positions: one fit on both runs' round 2
+    assert main([*argv[:4], "4", *argv[5:], "--out", str(tmp_path / "w4.npz"), "--save-data", str(other)]) == 0
+    both = tmp_path / "both.npz"
+    assert main(["fit-eval", str(data), str(other), "--out", str(both), "--first-round", "2", "--iterations", "6"]) == 0
+    second = load_data(other)[1]
+    joined = Positions.concatenate([rounds[1], second])
+    assert np.array_equal(
+        read_weights(both).weights, fit(joined, ridge=5, iterations=6).weights.astype(np.float16).astype(np.float32)
+    )
+    recorded = read_weights(both).metadata
+    assert [d["positions"] for d in recorded["data"]] == [len(rounds[1]), len(second)]
+    assert recorded["command"].startswith(f"reversi fit-eval {data} {other} --out ")
+    assert main(["fit-eval", str(data), str(other), str(out), "--out", str(later)]) == 1  # one bad file: no fit
     assert main(["fit-eval", str(tmp_path / "none.npz"), "--out", str(later)]) == 1
     assert main(["fit-eval", str(out), "--out", str(later)]) == 1  # a weights file is not data
 
@@ -379,7 +393,7 @@ START = tuple(int(b) for b in GameState.initial().kernel_boards())
 @pytest.mark.parametrize(
     ("kind", "message"),
     [
-        ("no positions", "holds no positions to fit"),
+        ("no positions", "no positions to fit in"),
         ("overlapping discs", "holds impossible boards"),
         ("label 1e30", "holds labels that are not disc margins"),
         ("label 65", "holds labels that are not disc margins"),
