@@ -258,6 +258,7 @@ def read_npz(
     what: str,
     shapes: dict[str, ArraySpec] | None = None,
     limit: int = MAX_DATA_FILE,
+    optional: tuple[str, ...] = (),
 ) -> dict[str, np.ndarray]:
     """The arrays ``names`` of the ``.npz`` file ``path``, plain data only (no pickles).
 
@@ -267,9 +268,10 @@ def read_npz(
         what: what the file should be, for the errors ("a pattern-weights file").
         shapes: for some of ``names``, the shape and dtype kinds the array must have.
         limit: the most bytes the file may have.
+        optional: those of ``names`` a file may lack (files written before they were added).
 
     Returns:
-        The arrays by name.
+        The arrays by name (an optional one only if the file has it).
 
     Raises:
         FileNotFoundError: there is no file.
@@ -308,6 +310,8 @@ def read_npz(
                 try:
                     arrays[name] = archive[name]
                 except KeyError:
+                    if name in optional:
+                        continue
                     raise ValueError(f"{str(path)!r} is not {what}: it has no {name!r} array") from None
                 except (OSError, EOFError, ValueError, zipfile.BadZipFile, zlib.error):
                     raise ValueError(

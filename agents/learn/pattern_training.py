@@ -164,13 +164,15 @@ def _play_ray(
             ray.shutdown()
 
 
-def save_data(path: Path, rounds: list[Positions]) -> None:
-    """Write every round's labelled positions to an ``.npz`` file, atomically (``load_data`` reads it back):
+def save_data(path: Path, rounds: list[Positions], record: dict[str, Any] | None = None) -> None:
+    """Write every round's labelled positions to an ``.npz`` file, atomically (``load_data`` reads it back),
+    with ``record``, what made them (JSON: the run's command and start; ``data_record`` reads it back):
     the self-play of a run is most of its cost, and a fit variant (``refit``) then needs no games."""
     data = Positions.concatenate(rounds)
     sizes = np.array([len(r) for r in rounds], np.int64)
     archive = io.BytesIO()
-    np.savez(archive, p=data.p, o=data.o, label=data.label.astype(np.float32), round_sizes=sizes)
+    meta = np.array(json.dumps(record or {}))
+    np.savez(archive, p=data.p, o=data.o, label=data.label.astype(np.float32), round_sizes=sizes, metadata=meta)
     write_bytes_atomic(path, archive.getvalue())
 
 
@@ -188,6 +190,32 @@ def load_data(path: Path) -> list[Positions]:
     p, o, label = data.p, data.o, data.label
     ends = np.cumsum(sizes)
     return [Positions(p[e - n : e], o[e - n : e], label[e - n : e]) for n, e in zip(sizes, ends, strict=True)]
+
+
+def data_record(path: Path) -> dict[str, Any]:
+    """What a positions file records of the run that made it (``save_data``'s ``record``).
+
+    Args:
+        path: a positions file.
+
+    Returns:
+        The record (a JSON object); empty for a file that has none.
+
+    Raises:
+        FileNotFoundError: there is no file.
+        ValueError: the file or its record is not what ``save_data`` writes, in one line naming it.
+    """
+    what = "a positions file"
+    arrays = read_npz(path, ("metadata",), what, {"metadata": ((), "U")}, optional=("metadata",))
+    if "metadata" not in arrays:
+        return {}
+    try:
+        record = load_json(str(arrays["metadata"]))
+    except ValueError as e:
+        raise ValueError(f"{str(path)!r} is not {what}: its metadata is not JSON ({e})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{str(path)!r} is not {what}: its metadata is not a JSON object")
+    return record
 
 
 def _checked_positions(path: Path, arrays: dict[str, np.ndarray], what: str) -> Positions:
@@ -363,12 +391,14 @@ def train(
     progress: bool = True,
     on_round: Callable[[RoundReport, np.ndarray, Positions], None] | None = None,
     data_file: Path | None = None,
+    data_made_by: dict[str, Any] | None = None,
     initial: np.ndarray | None = None,
     resume: SavedRounds | None = None,
 ) -> tuple[np.ndarray, list[RoundReport]]:
     """Train pattern weights by ``config``; ``on_round(report, weights, positions)`` after
     each round (``positions``: the round's own); with ``data_file`` the positions of all
-    rounds are saved there at the end (``save_data``); ``initial`` weights play (and label)
+    rounds are saved there at the end (``save_data``, with ``data_made_by`` as the record of
+    what made them); ``initial`` weights play (and label)
     the first round and start its fit; ``resume``: go on after its rounds (the first ones
     of this ``config``: ``check_resume``). Returns the final weights and the round reports."""
     if config.games < config.rounds or config.rounds < 1:
@@ -411,7 +441,7 @@ def train(
     bar.close()
     assert weights is not None
     if data_file is not None:
-        save_data(data_file, data)
+        save_data(data_file, data, data_made_by)
     return weights, reports
 
 
@@ -428,6 +458,31 @@ def metadata(
         "seconds": round(reports[-1].seconds, 1),
         "rounds": [asdict(r) for r in reports],
     }
+
+
+def read_start(path: Path) -> tuple[np.ndarray, dict[str, Any]]:
+    """The weights a run or a fit starts from, and what its file records of them.
+
+    Args:
+        path: a pattern-weights file.
+
+    Returns:
+        The weights, and the record of the start: the file's path, SHA-256 and command, and
+        the start it had in turn (``init``), so a chain of runs reads back to its first
+        ``train-eval``.
+
+    Raises:
+        FileNotFoundError, ValueError: as ``read_weights``.
+    """
+    start = read_weights(path)
+    digest = file_sha256(path, MAX_DATA_FILE, "a pattern-weights file")
+    record = {
+        "path": str(path),
+        "sha256": digest,
+        "command": start.metadata.get("command"),
+        "init": start.metadata.get("init"),
+    }
+    return start.weights, record
 
 
 def train_to_file(
@@ -454,16 +509,8 @@ def train_to_file(
     reports: list[RoundReport] = [] if resume is None else list(resume.reports)
     initial, lineage, digest = None, None, ""
     if init is not None:
-        start = read_weights(init)
-        initial = start.weights
-        digest = file_sha256(init, MAX_DATA_FILE, "a pattern-weights file")
-        # The start's own start too: a chain of runs reads back to its first train-eval.
-        lineage = {
-            "path": str(init),
-            "sha256": digest,
-            "command": start.metadata.get("command"),
-            "init": start.metadata.get("init"),
-        }
+        initial, lineage = read_start(init)
+        digest = lineage["sha256"]
     if resume is not None:
         check_resume(resume, config, checkpoints or Path("."))
         saved_digest = resume.init.get("sha256") if isinstance(resume.init, dict) else None
@@ -497,6 +544,7 @@ def train_to_file(
         progress=progress,
         on_round=save_round,
         data_file=data_file,
+        data_made_by={"command": command, "init": lineage},
         initial=initial,
         resume=resume,
     )

@@ -30,9 +30,18 @@ from tqdm import tqdm
 from agents.datafiles import file_sha256
 from agents.learn.fit import fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig
-from agents.learn.pattern_training import RoundReport, TrainConfig, load_data, load_rounds, settings, train_to_file
+from agents.learn.pattern_training import (
+    RoundReport,
+    TrainConfig,
+    data_record,
+    load_data,
+    load_rounds,
+    read_start,
+    settings,
+    train_to_file,
+)
 from agents.limits import MAX_DATA_FILE
-from agents.search.patterns import read_weights, save_weights
+from agents.search.patterns import save_weights
 from agents.ui.options import unwritable_output
 
 _RECORDED_OPTIONS = (
@@ -133,8 +142,9 @@ def _print_round(r: RoundReport) -> None:
 
 def run_fit_eval(args: argparse.Namespace) -> int:
     """``reversi fit-eval``: one fit on the positions of one or more saved runs; writes the
-    weights with the command, each data file's SHA-256 (which names the positions the command
-    read) and the fit."""
+    weights with the command, its start (``--init``: as ``train-eval`` records it), each data
+    file's SHA-256 (which names the positions the command read) with the command and start of
+    the run that saved it, and the fit."""
     out = Path(args.out)
     if unwritable_output("fit-eval", "--out", out):
         return 2
@@ -152,8 +162,10 @@ def run_fit_eval(args: argparse.Namespace) -> int:
             chosen = Positions.concatenate(rounds[args.first_round - 1 :])
             kept.append(chosen)
             digest = file_sha256(data, MAX_DATA_FILE, "a positions file")
-            sources.append({"path": data, "sha256": digest, "positions": len(chosen)})
-        initial = read_weights(args.init).weights if args.init else None
+            made_by = data_record(Path(data))  # the run that played them: its command and start
+            source = {"path": data, "sha256": digest, "positions": len(chosen)}
+            sources.append({**source, "command": made_by.get("command"), "init": made_by.get("init")})
+        initial, started = read_start(Path(args.init)) if args.init else (None, None)
     except (OSError, ValueError) as e:
         print(f"reversi fit-eval: error: {e}", file=sys.stderr)
         return 1
@@ -173,6 +185,7 @@ def run_fit_eval(args: argparse.Namespace) -> int:
             words += ["--" + name.replace("_", "-"), str(getattr(args, name))]
     metadata = {
         "command": shlex.join(words),
+        "init": started,
         "data": sources,
         "positions": len(positions),
         "mse_before": result.mse_before,

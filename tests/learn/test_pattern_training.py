@@ -19,7 +19,7 @@ from conftest import interrupt_command, run_cli
 
 from agents.learn.fit import fit
 from agents.learn.pattern_selfplay import Positions, SelfPlayConfig, generate
-from agents.learn.pattern_training import TrainConfig, load_data, play_round, save_data, train
+from agents.learn.pattern_training import TrainConfig, data_record, load_data, play_round, save_data, train
 from agents.play.processes import descendants
 from agents.search.alphabeta import new_stats, search_root
 from agents.search.endgame import solve_position
@@ -282,13 +282,19 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     assert np.array_equal(saved.weights, direct.weights.astype(np.float16).astype(np.float32))
     assert saved.metadata["positions"] == reported[1] and "--ridge 20" in saved.metadata["command"]
     digest = hashlib.sha256(data.read_bytes()).hexdigest()
-    assert saved.metadata["data"] == [{"path": str(data), "sha256": digest, "positions": reported[1]}]
+    made_by = {"command": read_weights(out).metadata["command"], "init": None}  # the run that saved the data
+    assert data_record(data) == made_by
+    assert saved.metadata["data"] == [{"path": str(data), "sha256": digest, "positions": reported[1], **made_by}]
     shown = capsys.readouterr()
     assert f"{reported[1]} positions" in shown.out
     assert f"fitting {reported[1]} positions" in shown.err and "6/6" in shown.err  # the fit's progress bar
     later = tmp_path / "later.npz"
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "2", "--init", str(out)]) == 0
     assert read_weights(later).metadata["positions"] == len(rounds[1])
+    started = read_weights(later).metadata["init"]  # the start, as train-eval records it
+    assert started["sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert started["command"] == read_weights(out).metadata["command"] and started["path"] == str(out)
+    assert read_weights(refit).metadata["init"] is None
     assert main(["fit-eval", str(data), "--out", str(later), "--first-round", "3"]) == 2
     other = tmp_path / "other.npz"  # a second run's positions: one fit on both runs' round 2
     assert main([*argv[:4], "4", *argv[5:], "--out", str(tmp_path / "w4.npz"), "--save-data", str(other)]) == 0
@@ -301,6 +307,7 @@ def test_saved_data_refits_without_games(tmp_path: Path, capsys: pytest.CaptureF
     )
     recorded = read_weights(both).metadata
     assert [d["positions"] for d in recorded["data"]] == [len(rounds[1]), len(second)]
+    assert " --seed 4 " in recorded["data"][1]["command"] and " --seed 3 " in recorded["data"][0]["command"]
     assert recorded["command"].startswith(f"reversi fit-eval {data} {other} --out ")
     assert main(["fit-eval", str(data), str(other), str(out), "--out", str(later)]) == 1  # one bad file: no fit
     assert main(["fit-eval", str(tmp_path / "none.npz"), "--out", str(later)]) == 1
@@ -400,6 +407,9 @@ START = tuple(int(b) for b in GameState.initial().kernel_boards())
         ("label nan", "holds labels that are not disc margins"),
         ("text", "is not a positions file: not an .npz archive"),
         ("weights file", "is not a positions file: it has no 'p' array"),
+        ("metadata a list", "is not a positions file: its metadata is not a JSON object"),
+        ("metadata not JSON", "is not a positions file"),
+        ("metadata numbers", "is not a positions file: holds metadata of shape (3,)"),
     ],
 )
 def test_fit_eval_refuses_a_bad_positions_file_in_one_line(
@@ -420,10 +430,24 @@ def test_fit_eval_refuses_a_bad_positions_file_in_one_line(
         n = 0 if kind == "no positions" else 2
         arrays = (np.array(p[:n], np.uint64), np.array(o[:n], np.uint64), np.array(label[:n], np.float32))
         save_data(data, [Positions(*arrays)])
+    if kind.startswith("metadata"):  # the positions are good; the record of what made them is not
+        saved = dict(np.load(data))
+        bad = {"metadata a list": np.array("[1, 2]"), "metadata not JSON": np.array("{'a': 1")}
+        saved["metadata"] = bad.get(kind, np.arange(3))
+        np.savez(data, **saved)
     status, err = run_cli(["fit-eval", str(data), "--out", str(out)], capsys)
     assert status == 1 and message in err and str(data) in err, err
     assert err.count("\n") == 1 and "Traceback" not in err and "allow_pickle" not in err
     assert not out.exists()
+
+
+def test_a_positions_file_without_a_record_still_fits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, out = tmp_path / "data.npz", tmp_path / "w.npz"
+    label = np.array([3.0], np.float32)
+    np.savez(data, p=np.array(START[:1], np.uint64), o=np.array(START[1:], np.uint64), label=label, round_sizes=[1])
+    assert data_record(data) == {}  # a file saved before positions files recorded their run
+    assert main(["fit-eval", str(data), "--out", str(out), "--iterations", "2"]) == 0
+    assert read_weights(out).metadata["data"][0]["command"] is None
 
 
 @pytest.mark.parametrize(("target", "message"), [("dir", "is a directory"), ("/proc/version", "cannot create a file")])
