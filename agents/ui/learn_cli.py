@@ -159,12 +159,19 @@ def run_fit_eval(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
-            chosen = Positions.concatenate(rounds[args.first_round - 1 :])
-            kept.append(chosen)
+            chosen = rounds[args.first_round - 1 :]
+            kept += chosen
             digest = file_sha256(data, MAX_DATA_FILE, "a positions file")
             made_by = data_record(Path(data))  # the run that played them: its command and start
-            source = {"path": data, "sha256": digest, "positions": len(chosen)}
-            sources.append({**source, "command": made_by.get("command"), "init": made_by.get("init")})
+            sources.append(
+                {
+                    "path": data,
+                    "sha256": digest,
+                    "positions": sum(len(r) for r in chosen),
+                    "command": made_by.get("command"),
+                    "init": made_by.get("init"),
+                }
+            )
         initial, started = read_start(Path(args.init)) if args.init else (None, None)
     except (OSError, ValueError) as e:
         print(f"reversi fit-eval: error: {e}", file=sys.stderr)
