@@ -1,20 +1,23 @@
 """Ctrl-C as the ``reversi`` command takes it: one KeyboardInterrupt, raised where the program can handle it.
 
-Python runs a signal's handler in whatever Python code the main thread runs next, and two
+Python runs a signal's handler in whatever Python code the main thread runs next, and three
 places there would garble or lose the KeyboardInterrupt the default handler raises:
 
 - numba's compiled code calls back into Python (``numba.core.serialize``) while it boxes
   what it returns, and does not look for an exception raised there: the call then fails as
   ``SystemError: CPUDispatcher(...) returned a result with an exception set``. A loop of
   such calls nearly always takes the signal there, the first Python code after the work.
+- numba's C dispatcher types a function passed as an argument by calling Python
+  (``Dispatcher._numba_type_``) and clears any exception raised there: the call goes on and
+  the press is gone.
 - a finaliser (``__del__``, a weakref callback, a callback of LLVM's while numba compiles),
   where Python shows the exception as "ignored", drops it, and the program goes on as if
   no key had been pressed.
 
-Inside :func:`ctrl_c` a press in numba's callback is raised by the first event of the
-program's own code once the callback has returned (a profile function, set for that
-moment only), and a press dropped in a finaliser comes again as a real SIGINT a moment
-later, so a blocking call (a sleep, a pipe) wakes for it as for the key.
+Inside :func:`ctrl_c` a press in numba's or llvmlite's Python code is raised by the first
+event of the program's own code, once no numba code is on the stack (a profile function,
+set for that moment only), and a press dropped in a finaliser comes again as a real SIGINT a
+moment later, so a blocking call (a sleep, a pipe) wakes for it as for the key.
 """
 
 from __future__ import annotations
@@ -31,8 +34,12 @@ from typing import Any
 AGAIN_AFTER = 0.01
 """Seconds after which a press dropped in a finaliser is delivered again."""
 
-_CALLBACK_MODULE = "numba.core.serialize"
-"""The module of the Python functions numba's compiled code calls back while it runs."""
+_NUMBA_PACKAGES = frozenset({"numba", "llvmlite"})
+"""The packages whose Python code numba's compiled code and its C dispatcher call while they run."""
+
+PUT_OFF_EVENTS = 100_000
+"""Profile events a press in numba's code waits for the program's own code, at most: a call's
+dispatch and boxing take a few dozen, a compile millions (a press there is raised in it)."""
 
 
 @dataclass
@@ -50,19 +57,27 @@ _block: Presses | None = None
 """The outermost active block's presses; None outside every block."""
 
 
-def _in_numba_callback(frame: FrameType | None) -> bool:
+def _in_numba(frame: FrameType | None) -> bool:
+    """Whether numba's or llvmlite's Python code is on the stack of ``frame``."""
     while frame is not None:
-        if frame.f_globals.get("__name__") == _CALLBACK_MODULE:
+        if str(frame.f_globals.get("__name__", "")).partition(".")[0] in _NUMBA_PACKAGES:
             return True
         frame = frame.f_back
     return False
 
 
-def _raise_after_callback(frame: FrameType, event: str, arg: object) -> None:
-    """The profile function that raises a put-off press at the first event outside numba's callback."""
-    if not _in_numba_callback(frame):
-        sys.setprofile(None)
-        raise KeyboardInterrupt
+class _PutOff:
+    """The profile function that raises a put-off press at the first event with no numba code on
+    the stack, or at the ``PUT_OFF_EVENTS``-th event (a press in a compile ends the compile)."""
+
+    def __init__(self) -> None:
+        self.left = PUT_OFF_EVENTS
+
+    def __call__(self, frame: FrameType, event: str, arg: object) -> None:
+        self.left -= 1
+        if self.left <= 0 or not _in_numba(frame):
+            sys.setprofile(None)
+            raise KeyboardInterrupt
 
 
 def _again(presses: Presses) -> None:
@@ -102,8 +117,10 @@ def ctrl_c() -> Iterator[Presses]:
 
     def press(signum: int, frame: FrameType | None) -> None:
         presses.count += 1
-        if presses.active and sys.getprofile() is None and _in_numba_callback(frame):
-            sys.setprofile(_raise_after_callback)  # a profiler of the user's own: raised here, as ever
+        if isinstance(sys.getprofile(), _PutOff):
+            return  # a press put off already: one KeyboardInterrupt for both
+        if presses.active and sys.getprofile() is None and _in_numba(frame):
+            sys.setprofile(_PutOff())  # a profiler of the user's own: raised here, as ever
             return
         raise KeyboardInterrupt
 
@@ -121,6 +138,11 @@ def ctrl_c() -> Iterator[Presses]:
     finally:
         with presses.lock:
             presses.active = False
+        put_off = isinstance(sys.getprofile(), _PutOff)
+        if put_off:
+            sys.setprofile(None)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.unraisablehook = unraisable
         _block = None
+    if put_off:  # the block ended before the program's own code ran again
+        raise KeyboardInterrupt
