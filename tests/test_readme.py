@@ -109,3 +109,24 @@ def test_quickstart_commands() -> None:
 def test_readme_is_a_short_product_page() -> None:
     assert README.count("\n") <= 200
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", README), "dates belong in docs/benchmarks.md"
+
+
+NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?")
+"""A figure as the tables write it (``6,712,204``, ``9.95``), not a digit inside a name (``v3``)."""
+
+
+def test_the_readme_figures_are_the_latest_in_docs_benchmarks() -> None:
+    """Each figure of ours and of the anchor in the README's table is in docs/benchmarks.md,
+    where a new run replaces the old row: a README left on an old run fails here."""
+    section = README.split("## Figures", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:-1] for line in section.splitlines() if line.startswith("| ")][1:]
+    record = (REPO_ROOT / "docs" / "benchmarks.md").read_text()
+    assert len(rows) >= 5
+    stale = [
+        (row[0].strip(), figure)
+        for row in rows
+        for cell in row[1:3]
+        for figure in NUMBER.findall(cell)
+        if not re.search(rf"(?<![\w.,]){re.escape(figure)}(?![\d,]|\.\d)", record)
+    ]
+    assert not stale, f"README figures not in docs/benchmarks.md: {stale}"
