@@ -18,6 +18,10 @@ Inside :func:`ctrl_c` a press in numba's or llvmlite's Python code is raised by 
 event of the program's own code, once no numba code is on the stack (a profile function,
 set for that moment only), and a press dropped in a finaliser comes again as a real SIGINT a
 moment later, so a blocking call (a sleep, a pipe) wakes for it as for the key.
+
+Code that garbles an exception raised anywhere inside it, TorchScript's tracing (which turns a
+KeyboardInterrupt into a RuntimeError, "Could not cast attribute ..."), runs under
+:func:`held`: a press there waits for the code to end.
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ class Presses:
 
     count: int = 0
     active: bool = True
+    held: int = 0
+    """How many :func:`held` blocks are running: while any is, a press waits for the last to end."""
+    waiting: bool = False
+    """Whether a press came while held and waits to be raised."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -117,6 +125,9 @@ def ctrl_c() -> Iterator[Presses]:
 
     def press(signum: int, frame: FrameType | None) -> None:
         presses.count += 1
+        if presses.held:
+            presses.waiting = True
+            return
         if isinstance(sys.getprofile(), _PutOff):
             return  # a press put off already: one KeyboardInterrupt for both
         if presses.active and sys.getprofile() is None and _in_numba(frame):
@@ -146,3 +157,25 @@ def ctrl_c() -> Iterator[Presses]:
         _block = None
     if put_off:  # the block ended before the program's own code ran again
         raise KeyboardInterrupt
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Run the block with a Ctrl-C pressed in it raised as one KeyboardInterrupt once it ends.
+
+    Inside a :func:`ctrl_c` block the press counts in that block's presses; outside one the
+    block is a :func:`ctrl_c` block of its own. Where Ctrl-C is not Python's to raise, the block
+    runs as it is. The KeyboardInterrupt takes the place of an exception the block raises.
+    """
+    with ctrl_c() as presses:
+        if not presses.active:
+            yield
+            return
+        presses.held += 1
+        try:
+            yield
+        finally:
+            presses.held -= 1
+            if presses.waiting and not presses.held:
+                presses.waiting = False
+                raise KeyboardInterrupt

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from agents.interrupts import ctrl_c
+from agents.interrupts import ctrl_c, held
 
 DEADLINE = 20.0
 """Seconds a test's loop runs at most: a press that is lost ends it without a KeyboardInterrupt."""
@@ -112,6 +112,42 @@ def test_a_press_outside_numba_is_raised_at_once() -> None:
         _press_soon(0.0)
         time.sleep(DEADLINE)
     assert presses.count == 1
+
+
+def test_a_press_in_a_held_block_waits_for_the_last_held_block_to_end() -> None:
+    ran: list[str] = []
+    with ctrl_c() as presses, pytest.raises(KeyboardInterrupt):
+        with held():
+            with held():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # where the handler would have raised it
+                ran.append("inner")
+            ran.append("outer")
+        ran.append("after")
+    assert ran == ["inner", "outer"]
+    assert presses.count == 1 and not presses.waiting and presses.held == 0
+
+
+def test_a_press_in_a_held_block_takes_the_place_of_its_exception() -> None:
+    with ctrl_c(), pytest.raises(KeyboardInterrupt) as raised, held():
+        os.kill(os.getpid(), signal.SIGINT)
+        raise RuntimeError("Could not cast attribute: KeyboardInterrupt")
+    assert isinstance(raised.value.__context__, RuntimeError)
+
+
+def test_a_held_block_outside_every_block_is_a_block_of_its_own() -> None:
+    with pytest.raises(KeyboardInterrupt), held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_held_block_without_a_press_raises_nothing() -> None:
+    with ctrl_c() as presses:
+        with held():
+            pass
+        assert presses.count == 0 and presses.held == 0
 
 
 def test_blocks_inside_the_block_share_its_presses_and_it_gives_back_what_it_changed() -> None:

@@ -18,11 +18,7 @@ from __future__ import annotations
 
 import io
 import pickle
-import signal
-import threading
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +30,7 @@ from torch import nn
 from torch.nn import functional as F  # noqa: N812 - torch's own idiom
 
 from agents.datafiles import read_data, write_bytes_atomic
+from agents.interrupts import held
 from agents.limits import MAX_BLOCKS, MAX_CHANNELS, MAX_DATA_FILE
 from reversi_env.bitboard import U0, U1, legal_moves
 from reversi_env.observation import ObservationSpec
@@ -184,30 +181,6 @@ def check_device(name: str) -> torch.device:
     return device
 
 
-@contextmanager
-def _ctrl_c_after() -> Iterator[None]:
-    """Run the block, and raise a Ctrl-C pressed in it as a KeyboardInterrupt once it ends.
-
-    TorchScript turns a KeyboardInterrupt raised inside its tracing into a RuntimeError
-    ("Could not cast attribute ...: KeyboardInterrupt"), which a program's Ctrl-C handling
-    does not catch; the trace takes a moment, so the press waits for it. Outside the main
-    thread, or under a program's own SIGINT handler, the block runs as it is.
-    """
-    if threading.current_thread() is not threading.main_thread() or (
-        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield
-        return
-    pressed = threading.Event()
-    signal.signal(signal.SIGINT, lambda signum, frame: pressed.set())
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if pressed.is_set():
-        raise KeyboardInterrupt
-
-
 class NetworkEvaluator:
     """A ``BatchEvaluator`` (``agents.search.evaluation``) over a network: one
     forward pass for a whole batch of leaves, on ``device`` (``"cpu"``, ``"cuda"``).
@@ -225,7 +198,7 @@ class NetworkEvaluator:
             planes, masks = encode(np.zeros(2, np.uint64), np.zeros(2, np.uint64))
             # torch 2.13 marks TorchScript deprecated in favour of torch.compile, which
             # needs a C++ compiler at run time; the frozen trace needs nothing.
-            with _ctrl_c_after(), torch.no_grad(), warnings.catch_warnings():
+            with held(), torch.no_grad(), warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 traced = torch.jit.trace(self.net, (torch.from_numpy(planes), torch.from_numpy(masks)))
                 self._forward = torch.jit.optimize_for_inference(torch.jit.freeze(traced))

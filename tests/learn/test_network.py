@@ -3,6 +3,7 @@ that learns, and weights files that round-trip and are only data."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import pickle
@@ -17,6 +18,7 @@ import pytest
 import torch
 from conftest import random_game
 
+from agents.interrupts import ctrl_c
 from agents.learn.network import (
     PASS,
     SYMMETRIES,
@@ -236,11 +238,13 @@ def test_the_frozen_evaluator_computes_what_the_module_computes(n: int) -> None:
     np.testing.assert_allclose(frozen[1], plain[1], atol=1e-5)
 
 
+@pytest.mark.parametrize("inside_ctrl_c", [False, True], ids=["alone", "inside-ctrl_c"])
 def test_a_ctrl_c_while_the_network_is_traced_is_a_keyboard_interrupt_after_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, inside_ctrl_c: bool
 ) -> None:
     """TorchScript turns a KeyboardInterrupt inside its tracing into a RuntimeError that no
-    Ctrl-C handler catches: the press waits for the trace and comes out as itself."""
+    Ctrl-C handler catches: the press waits for the trace and comes out as itself, also inside
+    the ``ctrl_c`` block every ``reversi`` command runs in."""
     real_trace = torch.jit.trace
     traced: list[bool] = []
 
@@ -251,7 +255,7 @@ def test_a_ctrl_c_while_the_network_is_traced_is_a_keyboard_interrupt_after_it(
         return result
 
     monkeypatch.setattr(torch.jit, "trace", pressed_while_tracing)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt), ctrl_c() if inside_ctrl_c else contextlib.nullcontext():
         NetworkEvaluator(PolicyValueNet(NetConfig(8, 1)))
     assert traced == [True]  # the trace ran to its end first
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
