@@ -165,10 +165,11 @@ def held() -> Iterator[None]:
 
     Inside a :func:`ctrl_c` block the press counts in that block's presses; outside one the
     block is a :func:`ctrl_c` block of its own. Where Ctrl-C is not Python's to raise, the block
-    runs as it is. The KeyboardInterrupt takes the place of an exception the block raises.
+    runs as it is (on another thread, too: its presses are the main thread's). The
+    KeyboardInterrupt takes the place of an exception the block raises.
     """
     with ctrl_c() as presses:
-        if not presses.active:
+        if not presses.active or threading.current_thread() is not threading.main_thread():
             yield
             return
         presses.held += 1

@@ -143,6 +143,27 @@ def test_a_held_block_outside_every_block_is_a_block_of_its_own() -> None:
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_held_block_on_another_thread_holds_nothing_of_the_main_threads() -> None:
+    inside, done = threading.Event(), threading.Event()
+
+    def in_a_thread() -> None:
+        with held():
+            inside.set()
+            done.wait(DEADLINE)
+
+    thread = threading.Thread(target=in_a_thread)
+    try:
+        with ctrl_c() as presses, pytest.raises(KeyboardInterrupt):
+            thread.start()
+            inside.wait(DEADLINE)
+            _press_soon(0.0)
+            time.sleep(DEADLINE)
+    finally:
+        done.set()
+        thread.join()
+    assert presses.count == 1 and not presses.waiting
+
+
 def test_a_held_block_without_a_press_raises_nothing() -> None:
     with ctrl_c() as presses:
         with held():
