@@ -112,12 +112,13 @@ def ctrl_c() -> Iterator[Presses]:
     program's own, ignored), the block changes nothing and counts nothing.
     """
     global _block
+    if threading.current_thread() is not threading.main_thread():
+        yield Presses(active=False)
+        return
     if _block is not None:
         yield _block
         return
-    if threading.current_thread() is not threading.main_thread() or (
-        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield Presses(active=False)
         return
     presses = Presses()
@@ -164,12 +165,12 @@ def held() -> Iterator[None]:
     """Run the block with a Ctrl-C pressed in it raised as one KeyboardInterrupt once it ends.
 
     Inside a :func:`ctrl_c` block the press counts in that block's presses; outside one the
-    block is a :func:`ctrl_c` block of its own. Where Ctrl-C is not Python's to raise, the block
-    runs as it is (on another thread, too: its presses are the main thread's). The
-    KeyboardInterrupt takes the place of an exception the block raises.
+    block is a :func:`ctrl_c` block of its own. Where Ctrl-C is not Python's to raise (another
+    thread among them), the block runs as it is. The KeyboardInterrupt takes the place of an
+    exception the block raises.
     """
     with ctrl_c() as presses:
-        if not presses.active or threading.current_thread() is not threading.main_thread():
+        if not presses.active:
             yield
             return
         presses.held += 1

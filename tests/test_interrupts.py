@@ -192,6 +192,11 @@ def test_where_ctrl_c_is_not_pythons_to_raise_the_block_changes_nothing() -> Non
     thread = threading.Thread(target=in_a_thread)
     thread.start()
     thread.join()
+    with ctrl_c() as outer:
+        thread = threading.Thread(target=in_a_thread)  # inside the main thread's block: still not its own
+        thread.start()
+        thread.join()
+        assert outer.active
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         with ctrl_c() as presses:
@@ -199,4 +204,4 @@ def test_where_ctrl_c_is_not_pythons_to_raise_the_block_changes_nothing() -> Non
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert seen == [False, False]
+    assert seen == [False, False, False]
