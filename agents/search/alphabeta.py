@@ -121,7 +121,7 @@ ABDADA_EMPTIES = 13
 many empties or more, mark the child they search and put off a child another thread is searching."""
 MPC_DEPTH = 3
 """ProbCut (selective midgame search) tries nodes with this many plies to go or more."""
-MPC_SIGMA = (5.554, -0.0743, -0.7837, 0.4136)
+MPC_SIGMA = (4.272, -0.0493, -0.6171, 0.3263)
 """The standard deviation in discs of a deep value predicted by a shallow one,
 ``c0 + c1 * empties + c2 * shallow depth + c3 * depth``, fitted by
 ``python benchmarks/probcut_fit.py --positions 400 --max-depth 10`` on the
