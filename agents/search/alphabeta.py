@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit, types
 from numba.types import boolean, float32, int64, uint64
 
+from agents.search.borrowed import borrowed
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, Evaluation
 from agents.search.lastmoves import NODES, SCORE_MAX, SHALLOW_EMPTIES, final_score, odd_regions, solve_shallow
 from agents.search.lastmoves import stable_discs as _stable_discs
@@ -243,6 +244,8 @@ def pvs(
 ) -> np.int64:
     """Fail-soft value of ``(p, o)`` for the mover within ``(alpha, beta)``,
     ``depth`` plies deep (exact when ``depth`` >= the empty squares)."""
+    # Uncounted views: the recursion below passes them to every node (agents.search.borrowed).
+    table, stats, buf, weights = borrowed(table), borrowed(stats), borrowed(buf), borrowed(weights)
     if stats[STOP] != 0:
         return np.int64(0)
     empty = ~(p | o)

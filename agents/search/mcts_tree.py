@@ -45,6 +45,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.types import boolean, float64, int64, uint64
 
+from agents.search.borrowed import borrowed
 from agents.search.mcts_config import CONFIG_TYPE, MCTSConfig
 from agents.search.selection import puct_score
 from reversi_env.bitboard import CORNER_AWARE, U0, U1, UNIFORM, flips, legal_moves, lowest_square, playout, popcount
@@ -569,6 +570,9 @@ def iterate(
     """The loop of ``simulate`` and, in a ``shared`` tree, of ``simulate_shared``
     (whose arguments these are; ``tally`` and ``mine`` are read in a shared tree
     only): ``n`` iterations of descend, prepare the leaf, value it, back up."""
+    # Uncounted views for the calls of every simulation (agents.search.borrowed).
+    tree, tally, meta = borrowed(tree), borrowed(tally), borrowed(meta)
+    rng, path, weights = borrowed(rng), borrowed(path), borrowed(weights)
     for s in range(n):
         if tree[root].status != UNKNOWN:
             return np.int64(s)
