@@ -47,6 +47,14 @@ one run of the whole match would:
     python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --shard 0/2 --out a.jsonl
     python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --shard 1/2 --out b.jsonl
     python benchmarks/bench_engine.py --levels --zebra PATH --games 20 --tally a.jsonl b.jsonl --record
+
+``--resume`` continues the match saved in ``--out``: the games in the file are
+counted as they were played and only the others are played (a file already
+holding games is refused without it). The openings of a match are the first
+of one seeded sequence, so the same command with more ``--games`` extends a
+finished match, and a killed one goes on from its last finished game:
+
+    python benchmarks/bench_engine.py --levels --zebra PATH --games 40 --out a.jsonl --resume
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,6 +213,18 @@ def scheduled_game(engine: str, opponent: str, opening: Opening, seed: int, engi
     return ScheduledGame(f"{black} vs {white} @ {opening.name}", black, white, opening.name, seed)
 
 
+def schedule(
+    engine: str, opponent: str, openings: list[Opening], seed: int, shard: tuple[int, int]
+) -> Iterator[tuple[Opening, int, ScheduledGame]]:
+    """The games of ``engine`` against ``opponent`` in shard ``(k, n)``: two from each of
+    the openings ``k, k + n, ...`` (opening ``i``'s players seeded ``seed + i``), colours
+    swapped, as ``(opening, engine_colour, game)``."""
+    k, n = shard
+    for i, opening in list(enumerate(openings))[k::n]:
+        for engine_colour in (0, 1):
+            yield opening, engine_colour, scheduled_game(engine, opponent, opening, seed + i, engine_colour)
+
+
 def play_pairing(
     engine: str,
     opponent: str,
@@ -213,19 +234,20 @@ def play_pairing(
     zebra: Zebra | None,
     shard: tuple[int, int],
     out: ResultsWriter | None = None,
+    recorded: dict[str, GameResult] | None = None,
 ) -> Tally:
-    """Two games of ``engine`` against ``opponent`` from each of ``openings``, colours
-    swapped (opening ``i``'s players seeded ``seed + i``); of those, shard ``(k, n)``
-    plays the openings ``k, k + n, ...`` alone; each game is appended to ``out`` as it ends."""
+    """The tally of ``engine`` against ``opponent`` over the games ``schedule`` gives:
+    each game in ``recorded`` (results by game id) is counted as it was played, each
+    other one is played and appended to ``out`` as it ends."""
     tally = Tally()
-    k, n = shard
-    shard_openings = list(enumerate(openings))[k::n]
-    bar = tqdm(total=2 * len(shard_openings), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
-    for i, opening in shard_openings:
-        for engine_colour in (0, 1):
-            game = scheduled_game(engine, opponent, opening, seed + i, engine_colour)
-            ours = make_agent(game.black if engine_colour == 0 else game.white, engine_colour, seed=seed + i)
-            theirs = make_opponent(opponent, 1 - engine_colour, seed + i, zebra, time_limit)
+    recorded = recorded or {}
+    games = list(schedule(engine, opponent, openings, seed, shard))
+    bar = tqdm(total=len(games), desc=f"{engine} vs {opponent}", leave=False, file=sys.stderr)
+    for opening, engine_colour, game in games:
+        result = recorded.get(game.game_id)
+        if result is None:
+            ours = make_agent(game.black if engine_colour == 0 else game.white, engine_colour, seed=game.seed)
+            theirs = make_opponent(opponent, 1 - engine_colour, game.seed, zebra, time_limit)
             players = (ours, theirs) if engine_colour == 0 else (theirs, ours)
             started = time.time()
             try:
@@ -235,26 +257,28 @@ def play_pairing(
                     close_agent(p)  # a close that fails (an engine already gone) does not lose the match
             if out is not None:
                 out.append(make_record(game, result, started))
-            tally.add(result, engine_colour, opening)
-            bar.update()
+        tally.add(result, engine_colour, opening)
+        bar.update()
     bar.close()
     return tally
 
 
-def tally_pairing(
-    engine: str, opponent: str, openings: list[Opening], seed: int, games: dict[str, dict[str, Any]]
-) -> Tally:
-    """The tally of the games ``play_pairing`` plays, read from ``games`` (records by
-    id, each taken out as it is counted) instead of played; ValueError naming the
-    first game missing or recorded otherwise (another seed or start)."""
-    tally = Tally()
-    missing = []
-    for i, opening in enumerate(openings):
-        for engine_colour in (0, 1):
-            game = scheduled_game(engine, opponent, opening, seed + i, engine_colour)
+def recorded_results(
+    pairings: list[tuple[str, str]],
+    openings: list[Opening],
+    seed: int,
+    shard: tuple[int, int],
+    games: dict[str, dict[str, Any]],
+) -> dict[str, GameResult]:
+    """The results, by game id, of the games in ``games`` (records by id, from ``--out``
+    files) that ``play_pairing`` plays for ``pairings`` (engine, opponent) in ``shard``;
+    ValueError naming a game recorded otherwise (another seed or start) or not of this match."""
+    games = dict(games)
+    results = {}
+    for engine, opponent in pairings:
+        for opening, _, game in schedule(engine, opponent, openings, seed, shard):
             record = games.pop(game.game_id, None)
             if record is None:
-                missing.append(game.game_id)
                 continue
             try:
                 result = GameResult.from_dict(record.get("result", {}))
@@ -262,19 +286,20 @@ def tally_pairing(
                 raise ValueError(f"the game {game.game_id!r}: {e}") from None
             if record.get("seed") != game.seed or result.start_state() != opening.state():
                 raise ValueError(f"the game {game.game_id!r} was played with another seed or from another start")
-            tally.add(result, engine_colour, opening)
-    if missing:
-        raise ValueError(f"{len(missing)} of {2 * len(openings)} games are in none of the files, e.g. {missing[0]!r}")
-    return tally
+            results[game.game_id] = result
+    if games:
+        raise ValueError(f"{len(games)} game(s) in the files are not of this match, e.g. {min(games)!r}")
+    return results
 
 
-def read_games(paths: list[Path]) -> dict[str, dict[str, Any]]:
+def read_games(paths: list[Path], repair: bool = False) -> dict[str, dict[str, Any]]:
     """The game records of results files (``--out``), by game id; ValueError naming
-    the file for one that cannot be read (``read_results``) or a game in two of them."""
+    the file for one that cannot be read (``read_results``, which with ``repair`` cuts
+    off a half-written last line) or a game in two of them."""
     games: dict[str, dict[str, Any]] = {}
     for path in paths:
         try:
-            records = read_results(path).games
+            records = read_results(path, repair=repair).games
         except OSError as e:
             raise ValueError(f"{path}: {e.strerror or e}") from None
         for record in records:
@@ -327,6 +352,12 @@ def main() -> None:
     parser.add_argument("--zebra", type=Path, metavar="PATH", help="also play Zebra (a built zebra binary)")
     parser.add_argument("--out", type=Path, metavar="FILE", help="append every game to this JSON Lines file")
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the match saved in --out: its games are counted, not played again "
+        "(after an interrupted run, or with more --games)",
+    )
+    parser.add_argument(
         "--tally",
         type=Path,
         nargs="+",
@@ -363,6 +394,12 @@ def main() -> None:
         parser.error(f"--engine: {e}")
     if args.tally and (shard != (0, 1) or args.out is not None):
         parser.error("--tally counts a whole match from its files: not with --shard or --out")
+    if args.resume and args.out is None:
+        parser.error("--resume continues the match saved in --out FILE: give --out")
+    if args.out is not None and not args.resume and args.out.is_file() and args.out.stat().st_size:
+        parser.error(
+            f"--out {args.out} already holds games: pass --resume to continue its match, or choose another file"
+        )
     opponents = []
     if args.levels:
         if shutil.which(GRHINO) is None and not args.tally:
@@ -378,19 +415,25 @@ def main() -> None:
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
         zebra = Zebra(args.zebra.resolve(), tuple(args.zebra_levels))
         opponents.append(zebra.name)
+    pairings = [(e, o) for e in engines for o in opponents]
+    recorded: dict[str, GameResult] = {}
+    if args.tally or (args.resume and args.out.exists()):
+        try:
+            games = read_games(args.tally) if args.tally else read_games([args.out], repair=True)
+            recorded = recorded_results(pairings, openings, args.seed, shard, games)
+        except ValueError as e:
+            parser.error(f"{'--tally' if args.tally else '--resume'}: {e}")
+    if args.tally:
+        scheduled = [g.game_id for e, o in pairings for _, _, g in schedule(e, o, openings, args.seed, shard)]
+        missing = [game_id for game_id in scheduled if game_id not in recorded]
+        if missing:
+            parser.error(
+                f"--tally: {len(missing)} of {len(scheduled)} games are in none of the files, e.g. {missing[0]!r}"
+            )
     try:
         out = ResultsWriter(args.out) if args.out is not None else None
     except OSError as e:
         parser.error(f"--out {args.out}: {e.strerror}")
-    tallies = {}
-    if args.tally:
-        try:
-            games = read_games(args.tally)
-            tallies = {(e, o): tally_pairing(e, o, openings, args.seed, games) for e in engines for o in opponents}
-        except ValueError as e:
-            parser.error(f"--tally: {e}")
-        if games:
-            parser.error(f"--tally: {len(games)} game(s) in the files are not of this match, e.g. {min(games)!r}")
     part = "" if shard == (0, 1) else f", shard {args.shard}: openings {shard[0]}, {shard[0] + shard[1]}, ..."
     print(
         f"{args.games} games a pairing from {args.opening_plies}-ply random openings, colours swapped, "
@@ -403,26 +446,22 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     figures: list[Figure] = []
-    for engine in engines:
-        for opponent in opponents:
-            start = time.perf_counter()
-            if args.tally:
-                t = tallies[engine, opponent]
-            else:
-                t = play_pairing(engine, opponent, openings, args.seed, args.time_limit, zebra, shard, out)
-            lo, hi = wilson_interval(t.points, t.games)
-            target = TARGETS.get(opponent)
-            shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
-            print(
-                f"{engine:<22} {shown:<34} {f'{t.wins}-{t.draws}-{t.losses}':>9} {t.points / t.games:>6.1%} "
-                f"{f'{lo:.0%}-{hi:.0%}':>15} {f'{target:.0%}' if target else '':>7} {t.discs / t.games:>+6.1f} "
-                f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f} "
-                f"{t.opponent_timeouts:>7} {t.distinct:>8}",
-                flush=True,
-            )
-            if not args.tally:
-                print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
-            figures.append(pairing_figure(engine, shown, t))
+    for engine, opponent in pairings:
+        start = time.perf_counter()
+        t = play_pairing(engine, opponent, openings, args.seed, args.time_limit, zebra, shard, out, recorded)
+        lo, hi = wilson_interval(t.points, t.games)
+        target = TARGETS.get(opponent)
+        shown = opponent.replace(f"gtp:{GRHINO}", "gtp-rhino")
+        print(
+            f"{engine:<22} {shown:<34} {f'{t.wins}-{t.draws}-{t.losses}':>9} {t.points / t.games:>6.1%} "
+            f"{f'{lo:.0%}-{hi:.0%}':>15} {f'{target:.0%}' if target else '':>7} {t.discs / t.games:>+6.1f} "
+            f"{t.seconds / max(t.moves, 1):>7.2f} {t.opponent_seconds / max(t.opponent_moves, 1):>10.2f} "
+            f"{t.opponent_timeouts:>7} {t.distinct:>8}",
+            flush=True,
+        )
+        if not args.tally:
+            print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr)
+        figures.append(pairing_figure(engine, shown, t))
     if out is not None:
         out.close()
     if shard == (0, 1):

@@ -198,3 +198,45 @@ def test_a_tally_counts_each_game_of_the_match_once_or_refuses_in_one_line(tmp_p
         assert done.returncode == 2 and "--tally: " in done.stderr.strip().splitlines()[-1]
     done = run_bench(*MATCH, "--shard", "1/2", "--tally", first, second)
     assert done.returncode == 2 and "not with --shard or --out" in done.stderr
+
+
+def test_a_match_is_resumed_and_extended_from_its_file_playing_only_the_games_not_in_it(
+    tmp_path: Path, shards: list[Path]
+) -> None:
+    out = tmp_path / "games.jsonl"
+    first = run_bench(*MATCH, "--games", "2", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    before = out.read_text()
+    with out.open("a") as f:
+        f.write('{"type": "game", "game_id": "cut mid-wr')  # killed while writing a game
+    extended = run_bench(*MATCH, "--out", str(out), "--resume")
+    assert extended.returncode == 0, extended.stderr
+    after = out.read_text()
+    assert after.startswith(before)  # the finished games stay as they were, the cut line is gone
+    records = [json.loads(line) for line in after.splitlines()]
+    assert len(records) == 4 and len({r["game_id"] for r in records}) == 4
+    # the resumed match counts the same games as the match played in two shards
+    tallied = run_bench(*MATCH, "--tally", *map(str, shards))
+    row = [line.split()[:12] for line in extended.stdout.splitlines() if line.startswith("alphabeta:2 ")]
+    assert row == [tallied.stdout.splitlines()[-1].split()[:12]]
+    again = run_bench(*MATCH, "--out", str(out), "--resume")  # nothing left to play: the same table
+    assert again.returncode == 0 and out.read_text() == after
+    assert [line.split()[:12] for line in again.stdout.splitlines() if line.startswith("alphabeta:2 ")] == row
+
+
+def test_a_game_file_is_resumed_only_on_request_and_only_by_its_own_match(tmp_path: Path, shards: list[Path]) -> None:
+    whole = tmp_path / "whole.jsonl"
+    whole.write_text(shards[0].read_text() + shards[1].read_text())
+    held = whole.read_text()
+    cases = [
+        ([*MATCH, "--out", str(whole)], f"--out {whole} already holds games: pass --resume"),
+        ([*MATCH, "--resume"], "--resume continues the match saved in --out FILE: give --out"),
+        ([*MATCH, "--games", "2", "--out", str(whole), "--resume"], "--resume: 2 game(s) in the files are not of this"),
+        ([*MATCH, "--seed", "4", "--out", str(whole), "--resume"], "--resume: "),  # another match
+    ]
+    for args, message in cases:
+        done = run_bench(*args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert message in done.stderr.strip().splitlines()[-1]
+        assert "games a pairing" not in done.stdout
+    assert whole.read_text() == held  # a refused run writes nothing
