@@ -269,16 +269,19 @@ def recorded_results(
     seed: int,
     shard: tuple[int, int],
     games: dict[str, dict[str, Any]],
-) -> dict[str, GameResult]:
+) -> tuple[dict[str, GameResult], list[str]]:
     """The results, by game id, of the games in ``games`` (records by id, from ``--out``
-    files) that ``play_pairing`` plays for ``pairings`` (engine, opponent) in ``shard``;
-    ValueError naming a game recorded otherwise (another seed or start) or not of this match."""
+    files) that ``play_pairing`` plays for ``pairings`` (engine, opponent) in ``shard``,
+    and the ids of the games it plays that ``games`` lacks, in order; ValueError naming
+    a game recorded otherwise (another seed or start) or not of this match."""
     games = dict(games)
     results = {}
+    missing = []
     for engine, opponent in pairings:
         for opening, _, game in schedule(engine, opponent, openings, seed, shard):
             record = games.pop(game.game_id, None)
             if record is None:
+                missing.append(game.game_id)
                 continue
             try:
                 result = GameResult.from_dict(record.get("result", {}))
@@ -289,7 +292,7 @@ def recorded_results(
             results[game.game_id] = result
     if games:
         raise ValueError(f"{len(games)} game(s) in the files are not of this match, e.g. {min(games)!r}")
-    return results
+    return results, missing
 
 
 def read_games(paths: list[Path], repair: bool = False) -> dict[str, dict[str, Any]]:
@@ -420,15 +423,13 @@ def main() -> None:
     if args.tally or (args.resume and args.out.exists()):
         try:
             games = read_games(args.tally) if args.tally else read_games([args.out], repair=True)
-            recorded = recorded_results(pairings, openings, args.seed, shard, games)
+            recorded, missing = recorded_results(pairings, openings, args.seed, shard, games)
         except ValueError as e:
             parser.error(f"{'--tally' if args.tally else '--resume'}: {e}")
-    if args.tally:
-        scheduled = [g.game_id for e, o in pairings for _, _, g in schedule(e, o, openings, args.seed, shard)]
-        missing = [game_id for game_id in scheduled if game_id not in recorded]
-        if missing:
+        if args.tally and missing:
             parser.error(
-                f"--tally: {len(missing)} of {len(scheduled)} games are in none of the files, e.g. {missing[0]!r}"
+                f"--tally: {len(missing)} of {len(recorded) + len(missing)} games are in none of the files, "
+                f"e.g. {missing[0]!r}"
             )
     try:
         out = ResultsWriter(args.out) if args.out is not None else None
