@@ -100,20 +100,39 @@ LADDER = ("positional", "alphabeta:2", "alphabeta:4")
 TARGETS = {f"gtp:{GRHINO} -l 5 -b 0 -r 0": 0.90}
 
 
-def zebra_search(path: Path, levels: tuple[int, int, int], moves: str) -> tuple[str, float]:
-    """Zebra's move and score (discs, for the side to move) after ``moves`` (a
-    transcript from the start, passes left out), at fixed levels (``-l MID EXACT
-    WLD``, no book, no randomness): one ``zebra -evalone -seq`` process."""
+def zebra_answer(output: str) -> tuple[str, float | None] | None:
+    """Zebra's move and score in its ``-evalone`` ``output``, or None if it names
+    no move.
+
+    Returns:
+        The move (``"f5"``) and the score of its deepest search, in discs for the
+        side to move: its last ``-->`` line, since an endgame first prints a
+        shallow midgame estimate and a selective search its unfinished values.
+        The score is None when that search proved only the outcome (``Win``,
+        ``Draw``, ``Loss``: a win/loss/draw search beyond the exact one).
+    """
+    move = re.search(r"^PV:\s*([a-h][1-8])", output, re.MULTILINE)
+    lines = re.findall(r"^-->\s+\S+\s+(\S+)", output, re.MULTILINE)
+    if move is None or not lines:
+        return None
+    value = lines[-1]
+    return move.group(1), float(value) if re.fullmatch(r"[-+]?\d+(?:\.\d+)?", value) else None
+
+
+def zebra_search(path: Path, levels: tuple[int, int, int], moves: str) -> tuple[str, float | None]:
+    """Zebra's move and score after ``moves`` (a transcript from the start,
+    passes left out), at fixed levels (``-l MID EXACT WLD``, no book, no
+    randomness): one ``zebra -evalone -seq`` process. The score is
+    ``zebra_answer``'s (None where only the outcome was proved)."""
     level = [str(x) for x in levels]
     args = [str(path), "-quiet", "-l", *level, *level, "-r", "0", "-b", "0", "-evalone"]
     proc = subprocess.run(
         [*args, *(["-seq", moves] if moves else [])], cwd=path.parent, capture_output=True, text=True, timeout=3600
     )
-    move = re.search(r"^PV:\s*([a-h][1-8])", proc.stdout, re.MULTILINE)
-    score = re.search(r"^-->\s+\S+\s+([-+]?\d+(?:\.\d+)?)", proc.stdout, re.MULTILINE)
-    if proc.returncode != 0 or move is None or score is None:
+    answer = zebra_answer(proc.stdout) if proc.returncode == 0 else None
+    if answer is None:
         raise EngineError(f"zebra -l {' '.join(level)}: no move after {moves!r}: {proc.stdout[-300:]!r}")
-    return move.group(1), float(score.group(1))
+    return answer
 
 
 class Zebra:

@@ -140,7 +140,10 @@ def zebra_reference(path: Path, levels: tuple[int, int, int]) -> Reference:
             if child.is_terminal():
                 out[action] = float(child.disc_difference() * (1 if state.player == BLACK else -1))
                 continue
-            _, value = zebra_search(path, levels, played + action_name(action).lower())
+            after = played + action_name(action).lower()
+            _, value = zebra_search(path, levels, after)
+            if value is None:
+                raise EngineError(f"zebra -l {' '.join(map(str, levels))}: only the outcome after {after!r}")
             out[action] = value if child.player == state.player else -value
         return out
 
@@ -237,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         nargs=3,
         default=(18, 24, 24),
         metavar=("MID", "EXACT", "WLD"),
-        help="with --zebra: its midgame depth and exact / win-loss-draw solve empties (default 18 24 24)",
+        help="with --zebra: its midgame depth and exact / win-loss-draw solve empties, WLD <= EXACT (default 18 24 24)",
     )
     parser.add_argument(
         "--players",
@@ -264,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
         except (SpecError, ValueError) as e:
             parser.error(f"--players: {str(e).splitlines()[0]}")
     if args.zebra is not None:
+        _, exact, wld = args.zebra_levels
+        if wld > exact:
+            parser.error(f"--zebra-levels: WLD {wld} above EXACT {exact} gives outcomes, not the discs moves need")
         if not args.zebra.is_file() or not (args.zebra.parent / "coeffs2.bin").is_file():
             parser.error(f"--zebra {args.zebra}: not a file with coeffs2.bin beside it")
         reference = zebra_reference(args.zebra.resolve(), tuple(args.zebra_levels))

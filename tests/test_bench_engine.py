@@ -240,3 +240,35 @@ def test_a_game_file_is_resumed_only_on_request_and_only_by_its_own_match(tmp_pa
         assert message in done.stderr.strip().splitlines()[-1]
         assert "games a pairing" not in done.stdout
     assert whole.read_text() == held  # a refused run writes nothing
+
+
+# What zebra -evalone prints (trimmed): an exact endgame, a midgame move, a win/loss/draw endgame.
+ZEBRA_EXACT = """\
+-->  12  -9.30         345383  a6 a5 f1 g3 b7     0.0 s  7542266 nps
+[-13,-11]: a6<-12 g3 f1>-12
+-->  24  -10 @ 98%   23520449  f1 g3 h6 h4 h7     1.0 s  24513133 nps
+-->  24  -10         62442788  f1 g3 h6 h4 h7     3.0 s  20836885 nps
+PV: f1 g3 h6 h4 h7 g8 g7 a2 b2 b1 a6 a5 a1 c1
+"""
+ZEBRA_MIDGAME = """\
+[-inf,inf]:    c6=-1.00 d7=-0.80
+-->  16  -1.82        3162267  c6 g6 g5 f7 e8     0.9 s  3459326 nps
+PV: c6 g6 g5 f7 e8
+"""
+ZEBRA_OUTCOME = """\
+-->  14  +1.24        1204157  c6 e1 d8 c1 a3     0.3 s  3938706 nps
+-->  26  Win @ 95%   13375644  c6 e1 b2 a5 b3     1.3 s  10671906 nps
+-->  26  Win          120398k  c6 e1 b2 a5 b3    11.9 s  10141599 nps
+PV: c6 e1 b2 a5 b3 c1 a3 a4 b1 f8 f1 a2
+"""
+
+
+def test_zebras_score_is_that_of_its_deepest_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from bench_engine import zebra_answer
+
+    assert zebra_answer(ZEBRA_EXACT) == ("f1", -10.0)  # not the 12-ply estimate printed first
+    assert zebra_answer(ZEBRA_MIDGAME) == ("c6", -1.82)
+    assert zebra_answer(ZEBRA_OUTCOME) == ("c6", None)  # a win proved, its margin not searched
+    assert zebra_answer(ZEBRA_EXACT.replace("PV:", "pv")) is None
+    assert zebra_answer("PV: f1 g3\n") is None

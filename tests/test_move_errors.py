@@ -132,6 +132,7 @@ def test_a_book_s_moves_are_scored_against_the_players_own(tmp_path: Path) -> No
         (["--empties", "50", "30"], "expected 1 <= MIN <= MAX <= 60"),
         (["--every", "0"], "--every 0: give 1 or more"),
         (["--zebra", "/bin/true"], "not a file with coeffs2.bin beside it"),
+        (["--zebra", "/bin/true", "--zebra-levels", "18", "24", "26"], "WLD 26 above EXACT 24 gives outcomes"),
         (["--players", "nobody:1"], "--players: "),
     ],
 )
