@@ -8,7 +8,15 @@ an exact solve; earlier ones by the result the game reached (TD(1): unbiased
 but noisy, so only differences between files mean something there). Prints
 each file's root mean squared error (discs) for every phase of 5 empties.
 
-    python benchmarks/eval_errors.py FILE... [--games 2000] [--seed 99]
+``--lean D`` also searches ``--lean-positions`` (400) of the positions with
+more than 20 empties, spread over the games, 0 to D plies deep with each
+file, and prints the mean value (discs, for the player to move) at each
+depth by ten empties, and the swing: the mean of ``|v_d - (v_(d-1) +
+v_(d+1)) / 2|`` over the inner depths. An evaluation that leans toward the
+side to move (or away from it) makes even and odd depths disagree, the
+odd-even effect: its swing is large, its values zigzag with the depth.
+
+    python benchmarks/eval_errors.py FILE... [--games 2000] [--seed 99] [--lean 8]
 """
 
 from __future__ import annotations
@@ -22,8 +30,20 @@ from tqdm import tqdm
 
 from agents.learn.pattern_selfplay import SelfPlayConfig, generate
 from agents.limits import MAX_SOLVED_EMPTIES
-from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, phase_of
+from agents.search.alphabeta import search_depth
+from agents.search.evaluation import DISC, Evaluation
+from agents.search.patterns import (
+    N_PHASES,
+    PHASE_EMPTIES,
+    evaluate,
+    expand_weights,
+    load_weights,
+    phase_of,
+    search_evaluate,
+)
+from agents.search.tt import new_table
 from agents.ui.options import bounded_int, positive_int, seed_int, unit_float
+from reversi_env.bitboard import legal_moves
 
 
 def _last_empties(phase: int) -> int:
@@ -46,6 +66,19 @@ def main() -> None:
     parser.add_argument(
         "--epsilon", type=unit_float, default=0.1, help="share of random moves in the games (default 0.1)"
     )
+    parser.add_argument(
+        "--lean",
+        type=bounded_int(0, 12),
+        default=0,
+        metavar="D",
+        help="also the mean search value at depths 0 to D by ten empties, and its swing (default 0: not)",
+    )
+    parser.add_argument(
+        "--lean-positions",
+        type=positive_int,
+        default=400,
+        help="positions --lean searches (default 400)",
+    )
     args = parser.parse_args()
     files = {path: read_weights_arg(parser, "FILE", path) for path in args.files}  # read before the games
     config = SelfPlayConfig(lam=1.0, record=0.25, solve_empties=args.solve_empties, epsilon=args.epsilon)
@@ -66,6 +99,40 @@ def main() -> None:
         squared = (predicted - data.label) ** 2
         rmse = [float(np.sqrt(squared[phases == k].mean())) if counts[k] else float("nan") for k in range(N_PHASES)]
         print(f"{path:<{width}}" + "".join(f"{r:>8.2f}" for r in rmse) + f"   all {np.sqrt(squared.mean()):.2f}")
+    if args.lean:
+        chosen = np.flatnonzero(empties > 20)
+        chosen = chosen[np.linspace(0, len(chosen) - 1, min(args.lean_positions, len(chosen))).astype(int)]
+        for path, weights in files.items():
+            print_lean(path, weights, data.p[chosen], data.o[chosen], empties[chosen], args.lean)
+
+
+def search_values(p: np.ndarray, o: np.ndarray, weights: np.ndarray, depth: int, desc: str) -> np.ndarray:
+    """Each position's value (discs, for the mover) under ``weights``, searched 0 to ``depth`` plies
+    deep (a row a position): the evaluation, then the best root score of a full-width search."""
+    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+    values = np.zeros((len(p), depth + 1))
+    for i in tqdm(range(len(p)), desc=desc, leave=False, file=sys.stderr):
+        values[i, 0] = evaluate(p[i], o[i], weights)
+        moves = [sq for sq in range(64) if (int(legal_moves(p[i], o[i])) >> sq) & 1]
+        table = new_table(1 << 16)
+        for d in range(1, depth + 1):
+            root, _ = search_depth(p[i], o[i], d, moves, table, evaluation)
+            values[i, d] = max(root.scores.values()) / DISC
+    return values
+
+
+def print_lean(path: str, weights: np.ndarray, p: np.ndarray, o: np.ndarray, empties: np.ndarray, depth: int) -> None:
+    """The mean search value of the positions at each depth by ten empties, and its swing."""
+    values = search_values(p, o, weights, depth, f"{path} searched")
+    print(f"{path}: mean value (discs, for the mover) searched 0 to {depth} plies deep")
+    for low in range(21, 61, 10):
+        rows = values[(empties >= low) & (empties < low + 10)]
+        if len(rows) == 0:
+            continue
+        mean = rows.mean(axis=0)
+        swing = np.abs(mean[1:-1] - (mean[:-2] + mean[2:]) / 2).mean() if depth >= 2 else float("nan")
+        shown = " ".join(f"{v:+6.2f}" for v in mean)
+        print(f"  {low}-{low + 9} empties, {len(rows):>3} positions: {shown}   swing {swing:.2f}")
 
 
 if __name__ == "__main__":

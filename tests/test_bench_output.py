@@ -11,11 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 from conftest import REPO_ROOT
 
 from agents.arena.tournament import Tournament
-from agents.search.patterns import load_weights, shipped_weights_path
+from agents.search.patterns import child_values, evaluate, load_weights, shipped_weights_path
+from reversi_env import GameState
 
 WEIGHTS = str(shipped_weights_path())
 
@@ -181,6 +183,37 @@ def test_eval_errors_labels_each_file_by_its_whole_name(
     bench("eval_errors", "--games", "1", *map(str, files)).main()
     rows = capsys.readouterr().out.splitlines()[-2:]
     assert [row.split()[0] for row in rows] == [str(file) for file in files]
+
+
+def test_eval_errors_lean_prints_each_band_with_its_depths_and_swing(
+    bench: Callable[..., ModuleType], capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench("eval_errors", "--games", "4", "--lean", "3", "--lean-positions", "8", WEIGHTS).main()
+    out = capsys.readouterr().out
+    assert f"{WEIGHTS}: mean value (discs, for the mover) searched 0 to 3 plies deep" in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("  ") and "empties" in line]
+    assert rows and sum(int(row[2]) for row in rows) == 8
+    for row in rows:
+        depths, swing = [float(v) for v in row[4:8]], float(row[-1])
+        inner = [abs(depths[d] - (depths[d - 1] + depths[d + 1]) / 2) for d in (1, 2)]
+        assert swing == pytest.approx(sum(inner) / 2, abs=0.01)
+
+
+def test_eval_errors_search_values_start_from_the_evaluation_and_its_one_ply_search(
+    bench: Callable[..., ModuleType],
+) -> None:
+    module = bench("eval_errors")
+    weights = load_weights()
+    state = GameState.initial()
+    for action in (19, 18, 17, 9):  # a few plies in: the moves differ in value
+        state = state.apply(state.legal_actions()[0] if action not in state.legal_actions() else action)
+    p, o = state.kernel_boards()
+    values = module.search_values(np.array([p]), np.array([o]), weights, 2, "test")
+    scores = np.full(64, -np.inf)
+    child_values(p, o, weights, scores)
+    assert values[0, 0] == pytest.approx(evaluate(p, o, weights))
+    assert values[0, 1] == pytest.approx(scores.max(), abs=1e-3)
+    assert values.shape == (1, 3) and values[0, 2] != values[0, 1]
 
 
 def test_bench_book_prints_the_booked_score_beside_the_bookless_one_and_the_distinct_games(

@@ -24,6 +24,11 @@ Labels, the final disc difference from the mover's side:
   when it reaches the end), mixed with the return of the next recorded
   position: ``G_t = (1 - lam) * S(s_t) + lam * G_next`` (``lam = 0``: the search
   value alone, the bootstrap Logistello and Edax trained with).
+- with ``both_parities`` as well, the search value is the mean of the
+  ``search_depth``-ply search and one a ply shallower. An even-depth search
+  ends on positions with the root's player to move, an odd one on the
+  opponent's; an evaluation fitted to one parity alone learns its lean (the
+  odd-even effect), and the labels of two parities cancel it.
 
 With ``cut_exploration`` (and pattern weights) the return does not run
 through random moves (Watkins' Q(lambda)): the label of a position where a
@@ -115,7 +120,7 @@ _EVAL = types.FunctionType(EVAL_SIGNATURE)
     int64(
         int64, float32[:, ::1], boolean, _U64, int64, float64, int64, float64, _U64, _U64, float64[::1],
         _BOARD_TABLE, int64[::1], int64[:, ::1], _EVAL, float32[::1], int64, float64, _U64, int64,
-        _BOARD_TABLE, int64[::1], _EVAL, float32[::1], boolean, int64,
+        _BOARD_TABLE, int64[::1], _EVAL, float32[::1], boolean, int64, boolean,
     ),
     cache=True,
     nogil=True,
@@ -147,6 +152,7 @@ def play_games(
     search_w: np.ndarray,
     cut: bool,
     play_depth: np.int64,
+    both_parities: bool,
 ) -> np.int64:
     """Play ``n_games`` games and write their labelled positions (mover's
     board, opponent's board, label) into the ``out_*`` arrays (room for
@@ -156,7 +162,8 @@ def play_games(
     evaluation, ``search_table`` and ``search_stats`` (``new_stats(DISC)``) its
     own, and also choose the moves with ``play_depth`` > 0; ``keep_rng`` draws which
     positions are kept (share ``record``); ``cut`` ends the return at random moves
-    (``SelfPlayConfig.cut_exploration``). Returns the number of positions written."""
+    (``SelfPlayConfig.cut_exploration``); ``both_parities`` averages the label
+    search with one a ply shallower. Returns the number of positions written."""
     k = np.int64(0)
     rec_p = np.zeros(MAX_RECORDED, dtype=np.uint64)
     rec_o = np.zeros(MAX_RECORDED, dtype=np.uint64)
@@ -206,6 +213,12 @@ def play_games(
                         search_table[:] = U0  # each position searched afresh: its label is its own
                         v = pvs(p, o, search_depth, -INF, INF, search_table, search_stats, buf, search_fn, search_w)
                         rec_value[n] = np.float64(v) / np.float64(DISC)
+                        if both_parities and search_depth > 1:
+                            search_table[:] = U0
+                            odd = pvs(
+                                p, o, search_depth - 1, -INF, INF, search_table, search_stats, buf, search_fn, search_w
+                            )
+                            rec_value[n] = (rec_value[n] + np.float64(odd) / np.float64(DISC)) / 2.0
                     elif use_patterns:
                         rec_value[n] = evaluate(p, o, W)
                     if use_patterns:
@@ -274,6 +287,7 @@ class SelfPlayConfig:
     solve_empties: int = 0
     cut_exploration: bool = False
     play_depth: int = 0
+    both_parities: bool = False
 
 
 @dataclass(frozen=True)
@@ -334,5 +348,6 @@ def generate(n_games: int, weights: np.ndarray | None, seed: int, config: SelfPl
         flat,
         config.cut_exploration,
         np.int64(config.play_depth),
+        config.both_parities,
     )
     return Positions(out_p[:k].copy(), out_o[:k].copy(), out_label[:k].astype(np.float32))

@@ -338,6 +338,10 @@ def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> N
         (f"lam={s['lam']} (0 to 1)", 0 <= s["lam"] <= 1),
         (f"search_depth={s['search_depth']} (0 to {MAX_SEARCH_DEPTH})", 0 <= s["search_depth"] <= MAX_SEARCH_DEPTH),
         (f"play_depth={s['play_depth']} (0 to {MAX_SEARCH_DEPTH})", 0 <= s["play_depth"] <= MAX_SEARCH_DEPTH),
+        (
+            f"both_parities with search_depth={s['search_depth']} (a search of 2 plies or more)",
+            not s["both_parities"] or s["search_depth"] >= 2,
+        ),
         (f"record={s['record']} (above 0, at most 1)", 0 < s["record"] <= 1),
         (
             f"solve_empties={s['solve_empties']} (0 to {MAX_SOLVED_EMPTIES})",
@@ -353,10 +357,18 @@ def _check_ranges(config: TrainConfig, report: RoundReport, positions: int) -> N
         raise ValueError(f"it holds {bad[0]}")
 
 
+_SELFPLAY_ADDED = {"both_parities": False}
+"""Self-play settings newer than some state files, with the value a file without them ran with."""
+
+
 def _config_from(saved: Any) -> TrainConfig:
-    """The ``TrainConfig`` a state file's JSON holds; ValueError unless every setting is there with its type."""
+    """The ``TrainConfig`` a state file's JSON holds; ValueError unless every setting is there with its type
+    (a setting of ``_SELFPLAY_ADDED`` may be missing: the run had its value)."""
     top = _fields_of(TrainConfig, saved, "settings")
-    return TrainConfig(**top, selfplay=SelfPlayConfig(**_fields_of(SelfPlayConfig, saved.get("selfplay"), "settings")))
+    selfplay = saved.get("selfplay")
+    if isinstance(selfplay, dict):
+        selfplay = {**_SELFPLAY_ADDED, **selfplay}
+    return TrainConfig(**top, selfplay=SelfPlayConfig(**_fields_of(SelfPlayConfig, selfplay, "settings")))
 
 
 def check_resume(saved: SavedRounds, config: TrainConfig, where: Path) -> None:

@@ -130,6 +130,12 @@ def _add_selfplay_options(parser: argparse.ArgumentParser) -> None:
         "weights, mixed with the next label by --lam (0: TD(lambda) on the evaluation; default 0)",
     )
     parser.add_argument(
+        "--both-parities",
+        action="store_true",
+        help="label by the mean of the --search-depth search and one a ply shallower: an even and an odd "
+        "depth, whose leans toward and away from the side to move cancel (the odd-even effect)",
+    )
+    parser.add_argument(
         "--play-depth",
         type=bounded_int(0, MAX_SEARCH_DEPTH),
         help="choose the self-play moves by an alpha-beta search this deep with the current weights, "

@@ -46,7 +46,7 @@ from agents.ui.options import unwritable_output
 
 _RECORDED_OPTIONS = (
     "games", "seed", "out", "rounds", "exact_empties", "epsilon", "opening_plies", "lam", "search_depth",
-    "solve_empties", "record", "cut_exploration", "play_depth", "ridge", "iterations", "blend", "init",
+    "both_parities", "solve_empties", "record", "cut_exploration", "play_depth", "ridge", "iterations", "blend", "init",
 )  # fmt: skip
 """The options written into the weights file's command, in this order (not --workers,
 --backend, --checkpoints: they do not change the weights)."""
@@ -84,6 +84,9 @@ def run_train_eval(args: argparse.Namespace) -> int:
             f"reversi train-eval: error: --games ({values['games']}) must be >= --rounds ({values['rounds']})",
             file=sys.stderr,
         )
+        return 2
+    if values["both_parities"] and values["search_depth"] < 2:
+        print("reversi train-eval: error: --both-parities needs --search-depth 2 or more", file=sys.stderr)
         return 2
     selfplay = asdict(SelfPlayConfig())
     config = TrainConfig(

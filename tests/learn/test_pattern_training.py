@@ -76,6 +76,20 @@ def test_search_labels_are_the_alpha_beta_value_of_the_position_under_the_weight
     assert np.array_equal(td.p, data.p) and not np.array_equal(td.label, data.label)
 
 
+def test_both_parities_labels_are_the_mean_of_an_even_and_an_odd_depth_search() -> None:
+    weights = load_weights()
+    even = generate(3, weights, 4, SelfPlayConfig(search_depth=4, lam=0.0))
+    odd = generate(3, weights, 4, SelfPlayConfig(search_depth=3, lam=0.0))
+    both = generate(3, weights, 4, SelfPlayConfig(search_depth=4, lam=0.0, both_parities=True))
+    assert np.array_equal(both.p, even.p) and np.array_equal(both.p, odd.p)  # the labels do not change the games
+    searched = _empties(both) > 12
+    assert searched.sum() > 20
+    mean = (even.label.astype(np.float64) + odd.label) / 2
+    assert np.allclose(both.label[searched], mean[searched], atol=1e-5)
+    assert np.abs(even.label[searched] - odd.label[searched]).max() > 1  # the two depths differ
+    assert np.array_equal(both.label[~searched], even.label[~searched])  # exact labels stay exact
+
+
 def test_solve_empties_labels_kept_positions_exactly_without_changing_the_games() -> None:
     weights = load_weights()
     plain = generate(4, weights, 9, SelfPlayConfig(exact_empties=8))
@@ -359,6 +373,8 @@ def test_init_goes_on_from_trained_weights(tmp_path: Path, capsys: pytest.Captur
         (["--games", "4", "--solve-empties", "-1"], "--solve-empties"),
         (["--games", "4", "--blend", "11"], "--blend"),
         (["--games", "4", "--cut-exploration=yes"], "--cut-exploration"),
+        (["--games", "4", "--both-parities"], "--both-parities needs --search-depth 2 or more"),
+        (["--games", "4", "--both-parities", "--search-depth", "1"], "--both-parities needs --search-depth 2"),
         (["--games", "4", "--out", "no/such/dir/w.npz"], "no directory"),
         (["--games", "4", "--save-data", "no/such/dir/d.npz"], "no directory"),
         (["--games", "4", "--out", "/"], "--out '/': is a directory"),
@@ -595,6 +611,21 @@ def _with_value(path: Path, part: str, key: str, value: object) -> None:
     _with_metadata(path, json.dumps(meta))
 
 
+def test_a_saved_round_from_before_both_parities_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ck, out = tmp_path / "ck", tmp_path / "w.npz"
+    argv = [*RESUMABLE, "--games", "2", "--rounds", "2", "--checkpoints", str(ck), "--out", str(out)]
+    assert main(argv) == 0
+    straight = read_weights(out).weights
+    out.unlink()
+    for state in sorted(ck.glob("state_*.npz")):
+        with np.load(state) as archive:
+            meta = json.loads(str(archive["metadata"]))
+        del meta["config"]["selfplay"]["both_parities"]  # as a run saved it before the setting existed
+        _with_metadata(state, json.dumps(meta))
+    assert main(argv) == 0
+    assert np.array_equal(read_weights(out).weights, straight)
+
+
 def _with_weights(path: Path, weights: np.ndarray) -> None:
     with np.load(path) as archive:
         arrays = dict(archive)
@@ -618,6 +649,10 @@ def test_a_saved_round_out_of_range_is_refused_in_one_line(tmp_path: Path, capsy
         (lambda: _with_value(state, "selfplay", "opening_plies", 60), "it holds opening_plies=60 (1 to 59)"),
         (lambda: _with_value(state, "config", "rounds", 0), "it holds games=2 for rounds=0"),
         (lambda: _with_value(state, "config", "ridge", -5.0), "it holds ridge=-5.0 (above 0)"),
+        (
+            lambda: _with_value(state, "selfplay", "both_parities", True),
+            "it holds both_parities with search_depth=0 (a search of 2 plies or more)",
+        ),
         (lambda: _with_value(state, "report", "games", -1), "it holds a round of -1 games"),
         (lambda: _with_value(state, "report", "positions", -4), "it holds a report of -4 positions"),
         (lambda: _with_value(state, "report", "round", -1), "round -1 in the file of round 0"),
