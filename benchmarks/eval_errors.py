@@ -31,19 +31,11 @@ from tqdm import tqdm
 from agents.learn.pattern_selfplay import SelfPlayConfig, generate
 from agents.limits import MAX_SOLVED_EMPTIES
 from agents.search.alphabeta import search_depth
-from agents.search.evaluation import DISC, Evaluation
-from agents.search.patterns import (
-    N_PHASES,
-    PHASE_EMPTIES,
-    evaluate,
-    expand_weights,
-    load_weights,
-    phase_of,
-    search_evaluate,
-)
+from agents.search.evaluation import DISC
+from agents.search.patterns import N_PHASES, PHASE_EMPTIES, evaluate, load_weights, pattern_evaluation, phase_of
 from agents.search.tt import new_table
 from agents.ui.options import bounded_int, positive_int, seed_int, unit_float
-from reversi_env.bitboard import legal_moves
+from reversi_env import BLACK, GameState
 
 
 def _last_empties(phase: int) -> int:
@@ -102,18 +94,19 @@ def main() -> None:
     if args.lean:
         chosen = np.flatnonzero(empties > 20)
         chosen = chosen[np.linspace(0, len(chosen) - 1, min(args.lean_positions, len(chosen))).astype(int)]
-        for path, weights in files.items():
-            print_lean(path, weights, data.p[chosen], data.o[chosen], empties[chosen], args.lean)
+        for path in files:
+            print_lean(path, data.p[chosen], data.o[chosen], empties[chosen], args.lean)
 
 
-def search_values(p: np.ndarray, o: np.ndarray, weights: np.ndarray, depth: int, desc: str) -> np.ndarray:
-    """Each position's value (discs, for the mover) under ``weights``, searched 0 to ``depth`` plies
-    deep (a row a position): the evaluation, then the best root score of a full-width search."""
-    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+def search_values(p: np.ndarray, o: np.ndarray, path: str, depth: int) -> np.ndarray:
+    """Each position's value (discs, for the mover) under the weights file ``path``, searched 0 to
+    ``depth`` plies deep (a row a position): the evaluation, then the best root score of a
+    full-width search (the engine's ``pattern_evaluation``)."""
+    weights, evaluation = load_weights(path), pattern_evaluation(path)
     values = np.zeros((len(p), depth + 1))
-    for i in tqdm(range(len(p)), desc=desc, leave=False, file=sys.stderr):
+    for i in tqdm(range(len(p)), desc=f"{path} searched", leave=False, file=sys.stderr):
         values[i, 0] = evaluate(p[i], o[i], weights)
-        moves = [sq for sq in range(64) if (int(legal_moves(p[i], o[i])) >> sq) & 1]
+        moves = GameState.from_kernel(p[i], o[i], BLACK).legal_actions()
         table = new_table(1 << 16)
         for d in range(1, depth + 1):
             root, _ = search_depth(p[i], o[i], d, moves, table, evaluation)
@@ -121,9 +114,9 @@ def search_values(p: np.ndarray, o: np.ndarray, weights: np.ndarray, depth: int,
     return values
 
 
-def print_lean(path: str, weights: np.ndarray, p: np.ndarray, o: np.ndarray, empties: np.ndarray, depth: int) -> None:
+def print_lean(path: str, p: np.ndarray, o: np.ndarray, empties: np.ndarray, depth: int) -> None:
     """The mean search value of the positions at each depth by ten empties, and its swing."""
-    values = search_values(p, o, weights, depth, f"{path} searched")
+    values = search_values(p, o, path, depth)
     print(f"{path}: mean value (discs, for the mover) searched 0 to {depth} plies deep")
     for low in range(21, 61, 10):
         rows = values[(empties >= low) & (empties < low + 10)]

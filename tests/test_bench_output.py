@@ -208,7 +208,7 @@ def test_eval_errors_search_values_start_from_the_evaluation_and_its_one_ply_sea
     for action in (19, 18, 17, 9):  # a few plies in: the moves differ in value
         state = state.apply(state.legal_actions()[0] if action not in state.legal_actions() else action)
     p, o = state.kernel_boards()
-    values = module.search_values(np.array([p]), np.array([o]), weights, 2, "test")
+    values = module.search_values(np.array([p]), np.array([o]), WEIGHTS, 2)
     scores = np.full(64, -np.inf)
     child_values(p, o, weights, scores)
     assert values[0, 0] == pytest.approx(evaluate(p, o, weights))

@@ -211,14 +211,16 @@ def play_games(
                         rec_value[n], rec_exact[n] = np.float64(scores[best_sq]), True
                     elif searching and rec_keep[n]:
                         search_table[:] = U0  # each position searched afresh: its label is its own
-                        v = pvs(p, o, search_depth, -INF, INF, search_table, search_stats, buf, search_fn, search_w)
-                        rec_value[n] = np.float64(v) / np.float64(DISC)
+                        searched = np.float64(
+                            pvs(p, o, search_depth, -INF, INF, search_table, search_stats, buf, search_fn, search_w)
+                        )
                         if both_parities and search_depth > 1:
                             search_table[:] = U0
-                            odd = pvs(
+                            shallower = pvs(
                                 p, o, search_depth - 1, -INF, INF, search_table, search_stats, buf, search_fn, search_w
                             )
-                            rec_value[n] = (rec_value[n] + np.float64(odd) / np.float64(DISC)) / 2.0
+                            searched = (searched + np.float64(shallower)) / 2.0
+                        rec_value[n] = searched / np.float64(DISC)
                     elif use_patterns:
                         rec_value[n] = evaluate(p, o, W)
                     if use_patterns:
