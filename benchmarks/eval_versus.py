@@ -17,30 +17,29 @@ import argparse
 import sys
 from collections.abc import Callable
 
-import numpy as np
 from bench_eval import check_openings, match_score, read_weights_arg
 from tqdm import tqdm
 
 from agents.arena.ratings import wilson_interval
 from agents.base import Agent
-from agents.search.evaluation import Evaluation
 from agents.search.ladder import AlphaBetaAgent
-from agents.search.patterns import expand_weights, search_evaluate
+from agents.search.patterns import pattern_evaluation
 from agents.ui.options import even_int, positive_float, seed_int
 
 
-def search_agent(weights: np.ndarray, seconds: float, seed: int, depth: int | None = None) -> Agent:
-    """``alphabeta:time=seconds`` on the pattern evaluation with ``weights``, or
-    with ``depth`` the fixed-depth search (``alphabeta:depth``'s, endgame solver included)."""
-    evaluation = Evaluation("patterns", search_evaluate, expand_weights(weights).ravel())
+def search_agent(path: str, seconds: float, seed: int, depth: int | None = None) -> Agent:
+    """``alphabeta:time=seconds`` on the pattern evaluation with the weights file ``path``
+    (``pattern_evaluation``), or with ``depth`` the fixed-depth search (``alphabeta:depth``'s,
+    endgame solver included)."""
+    evaluation = pattern_evaluation(path)
     if depth is not None:
         return AlphaBetaAgent(depth, seed=seed, evaluation=evaluation)
     return AlphaBetaAgent(time_limit=seconds, seed=seed, evaluation=evaluation)
 
 
 def head_to_head(
-    new: np.ndarray,
-    old: np.ndarray,
+    new: str,
+    old: str,
     games: int,
     seconds: float,
     seed: int,
@@ -48,7 +47,8 @@ def head_to_head(
     depth: int | None = None,
     advance: Callable[[int], object] | None = None,
 ) -> float:
-    """The score of the search on ``new`` against the same search on ``old`` in ``games`` (even) games."""
+    """The score of the search on the weights file ``new`` against the same search on ``old`` in
+    ``games`` (even) games."""
     return match_score(
         lambda s: search_agent(new, seconds, s, depth),
         lambda s: search_agent(old, seconds, s, depth),
@@ -70,7 +70,9 @@ def main() -> None:
     parser.add_argument("--opening-plies", type=int, default=4, help="random opening plies (default 4)")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the openings (default 0)")
     args = parser.parse_args()
-    new, old = read_weights_arg(parser, "NEW", args.new), read_weights_arg(parser, "OLD", args.old)
+    read_weights_arg(parser, "NEW", args.new)  # one usage line for a file that is not weights
+    read_weights_arg(parser, "OLD", args.old)
+    new, old = args.new, args.old
     if args.depth is not None and not 1 <= args.depth <= 20:
         parser.error(f"--depth must be 1 to 20, got {args.depth}")
     check_openings(parser, args.games, args.opening_plies, args.seed)

@@ -57,6 +57,7 @@ import numpy as np
 from numba import njit, types
 from numba.types import boolean, float32, float64, int64, uint64
 
+from agents.limits import MAX_OPENING_PLIES, MAX_SEARCH_DEPTH, MAX_SOLVED_EMPTIES
 from agents.search.alphabeta import INF, best_square, new_scratch, new_stats, pvs
 from agents.search.endgame import exact_best
 from agents.search.evaluation import DISC, EVAL_SIGNATURE, HAND_EVALUATION
@@ -278,7 +279,12 @@ def play_games(
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How games are played and labelled (see the module docstring)."""
+    """How games are played and labelled (see the module docstring).
+
+    Raises:
+        ValueError: a setting out of the range ``reversi train-eval`` gives its option, named
+            with that range; so a config from Python, the command or a saved run is checked once.
+    """
 
     opening_plies: int = 10
     epsilon: float = 0.1
@@ -290,6 +296,37 @@ class SelfPlayConfig:
     cut_exploration: bool = False
     play_depth: int = 0
     both_parities: bool = False
+
+    def __post_init__(self) -> None:
+        checks = [
+            (
+                f"opening_plies={self.opening_plies} (1 to {MAX_OPENING_PLIES})",
+                1 <= self.opening_plies <= MAX_OPENING_PLIES,
+            ),
+            (f"epsilon={self.epsilon} (0 to 1)", 0 <= self.epsilon <= 1),
+            (
+                f"exact_empties={self.exact_empties} (0 to {MAX_SOLVED_EMPTIES})",
+                0 <= self.exact_empties <= MAX_SOLVED_EMPTIES,
+            ),
+            (f"lam={self.lam} (0 to 1)", 0 <= self.lam <= 1),
+            (
+                f"search_depth={self.search_depth} (0 to {MAX_SEARCH_DEPTH})",
+                0 <= self.search_depth <= MAX_SEARCH_DEPTH,
+            ),
+            (f"play_depth={self.play_depth} (0 to {MAX_SEARCH_DEPTH})", 0 <= self.play_depth <= MAX_SEARCH_DEPTH),
+            (
+                f"both_parities with search_depth={self.search_depth} (a search of 2 plies or more)",
+                not self.both_parities or self.search_depth >= 2,
+            ),
+            (f"record={self.record} (above 0, at most 1)", 0 < self.record <= 1),
+            (
+                f"solve_empties={self.solve_empties} (0 to {MAX_SOLVED_EMPTIES})",
+                0 <= self.solve_empties <= MAX_SOLVED_EMPTIES,
+            ),
+        ]
+        bad = [shown for shown, ok in checks if not ok]
+        if bad:
+            raise ValueError(f"out of range: {bad[0]}")
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,24 @@ def test_both_parities_labels_are_the_mean_of_an_even_and_an_odd_depth_search() 
     assert np.array_equal(both.label[~searched], even.label[~searched])  # exact labels stay exact
 
 
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"both_parities": True, "search_depth": 0}, "both_parities with search_depth=0 (a search of 2 plies or more)"),
+        ({"both_parities": True, "search_depth": 1}, "both_parities with search_depth=1"),
+        ({"record": 0.0}, "record=0.0 (above 0, at most 1)"),
+        ({"lam": 1.5}, "lam=1.5 (0 to 1)"),
+        ({"search_depth": 99}, "search_depth=99 (0 to "),
+        ({"solve_empties": -1}, "solve_empties=-1 (0 to 20)"),
+    ],
+)
+def test_a_self_play_config_out_of_range_is_refused_when_made(settings: dict[str, object], message: str) -> None:
+    """From Python as from the command: a flag the games would ignore, or a share that keeps nothing."""
+    with pytest.raises(ValueError, match="out of range") as caught:
+        SelfPlayConfig(**settings)  # type: ignore[arg-type]
+    assert message in str(caught.value)
+
+
 def test_solve_empties_labels_kept_positions_exactly_without_changing_the_games() -> None:
     weights = load_weights()
     plain = generate(4, weights, 9, SelfPlayConfig(exact_empties=8))
@@ -644,14 +662,14 @@ def test_a_saved_round_out_of_range_is_refused_in_one_line(tmp_path: Path, capsy
     nan = np.zeros((N_PHASES, N_WEIGHTS), np.float32)
     nan[0, 0] = np.nan
     cases = [
-        (lambda: _with_value(state, "selfplay", "epsilon", 5.0), "it holds epsilon=5.0 (0 to 1)"),
-        (lambda: _with_value(state, "selfplay", "exact_empties", 99), "it holds exact_empties=99 (0 to 20)"),
-        (lambda: _with_value(state, "selfplay", "opening_plies", 60), "it holds opening_plies=60 (1 to 59)"),
+        (lambda: _with_value(state, "selfplay", "epsilon", 5.0), "out of range: epsilon=5.0 (0 to 1)"),
+        (lambda: _with_value(state, "selfplay", "exact_empties", 99), "out of range: exact_empties=99 (0 to 20)"),
+        (lambda: _with_value(state, "selfplay", "opening_plies", 60), "out of range: opening_plies=60 (1 to 59)"),
         (lambda: _with_value(state, "config", "rounds", 0), "it holds games=2 for rounds=0"),
         (lambda: _with_value(state, "config", "ridge", -5.0), "it holds ridge=-5.0 (above 0)"),
         (
             lambda: _with_value(state, "selfplay", "both_parities", True),
-            "it holds both_parities with search_depth=0 (a search of 2 plies or more)",
+            "out of range: both_parities with search_depth=0 (a search of 2 plies or more)",
         ),
         (lambda: _with_value(state, "report", "games", -1), "it holds a round of -1 games"),
         (lambda: _with_value(state, "report", "positions", -4), "it holds a report of -4 positions"),
